@@ -1,0 +1,104 @@
+// Turns the bytes of one POST to /api/callback into a validated message or a precise rejection.
+// Pure: no I/O. Both the lean Node handler and the Next route feed it.
+import { AppError } from "../http/app-error.ts";
+import { callbackMessageSchema, type CallbackMessage } from "./schemas.ts";
+import { verifySignature } from "./webhook-signature.ts";
+
+export const DELIVERY_OUTCOMES = [
+  "accepted",
+  "duplicate",
+  "late",
+  "conflict",
+  "unknown_call",
+  "call_id_mismatch",
+  "invalid",
+  "malformed_json",
+  "unsupported_media_type",
+  "too_large",
+  "unauthorized",
+  "failed",
+] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+export type RawDelivery = {
+  body: Buffer;
+  /** The body was cut at the size limit; `body` holds the prefix kept for the audit log. */
+  tooLarge: boolean;
+  receivedBytes: number;
+  contentType: string | null;
+  signature: { id: string | null; timestamp: string | null; signature: string | null };
+  remoteAddress: string | null;
+  receivedAt: Date;
+};
+
+export type ParsedDelivery =
+  | { ok: true; message: CallbackMessage; webhookId: string | null }
+  | { ok: false; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
+
+export function isJsonContentType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+// JSON.parse keeps "__proto__" as an own property, but code that later copies objects key by key
+// (validators, spreads) would turn it into a prototype. The raw bytes stay in the audit log untouched.
+function withoutProtoKeys(key: string, value: unknown): unknown {
+  return key === "__proto__" ? undefined : value;
+}
+
+export function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; error: AppError } {
+  try {
+    return { ok: true, value: JSON.parse(body.toString("utf8"), withoutProtoKeys) };
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? error.message : "unparseable";
+    return { ok: false, error: new AppError("malformed_json", `Body is not valid JSON: ${detail}`) };
+  }
+}
+
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), "");
+}
+
+export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number; secrets: readonly string[]; now?: Date }): ParsedDelivery {
+  if (raw.tooLarge) {
+    return {
+      ok: false,
+      outcome: "too_large",
+      webhookId: raw.signature.id,
+      error: new AppError("too_large", `Body exceeds the ${options.maxBodyBytes}-byte limit (TOOLSCOPE_MAX_BODY_BYTES)`),
+    };
+  }
+  if (!isJsonContentType(raw.contentType)) {
+    return {
+      ok: false,
+      outcome: "unsupported_media_type",
+      webhookId: raw.signature.id,
+      error: new AppError("unsupported_media_type", `Content-Type must be application/json, got ${raw.contentType ? `"${raw.contentType}"` : "none"}`),
+    };
+  }
+  let webhookId: string | null = null;
+  if (options.secrets.length > 0) {
+    const check = verifySignature({ secrets: options.secrets, headers: raw.signature, body: raw.body, now: options.now });
+    if (!check.ok) return { ok: false, outcome: "unauthorized", webhookId: raw.signature.id, error: new AppError("unauthorized", check.reason) };
+    webhookId = check.webhookId;
+  }
+  const parsed = parseJsonBody(raw.body);
+  if (!parsed.ok) return { ok: false, outcome: "malformed_json", webhookId, error: parsed.error };
+  const result = callbackMessageSchema.safeParse(parsed.value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue ? formatIssuePath(issue.path) : "";
+    const message = issue ? `${path || "body"}: ${issue.message}` : "Body does not match the tool_result message";
+    return {
+      ok: false,
+      outcome: "invalid",
+      webhookId,
+      error: new AppError("invalid", message, {
+        path: path || undefined,
+        details: result.error.issues.slice(0, 20).map((i) => ({ path: formatIssuePath(i.path), message: i.message })),
+      }),
+    };
+  }
+  return { ok: true, message: result.data, webhookId };
+}

@@ -1,0 +1,73 @@
+// Reads a request body with the size limit enforced while it streams in: an oversized body is cut off at
+// the limit (its prefix kept for the audit log) instead of being buffered whole.
+import type { IncomingMessage } from "node:http";
+
+export type BodyRead = { body: Buffer; receivedBytes: number; tooLarge: boolean };
+
+export function declaredLength(value: string | null | undefined): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  return Number(value);
+}
+
+/** Node request (the lean server path). */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = declaredLength(req.headers["content-length"]);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let done = false;
+    const finish = (read: BodyRead) => {
+      if (done) return;
+      done = true;
+      resolve(read);
+    };
+    if (declared !== null && declared > limit) {
+      // Refuse before reading: stop the upload, keep nothing but the declared size.
+      req.pause();
+      finish({ body: Buffer.alloc(0), receivedBytes: declared, tooLarge: true });
+      return;
+    }
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      received += chunk.length;
+      if (received > limit) {
+        const kept = Buffer.concat(chunks);
+        req.pause();
+        finish({ body: kept, receivedBytes: received, tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => finish({ body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks), receivedBytes: received, tooLarge: false }));
+    req.on("error", (error) => {
+      if (!done) {
+        done = true;
+        reject(error);
+      }
+    });
+  });
+}
+
+/** Web Request (the Next route, used by `next dev`). */
+export async function readWebBody(request: Request, limit: number): Promise<BodyRead> {
+  const declared = declaredLength(request.headers.get("content-length"));
+  if (declared !== null && declared > limit) {
+    await request.body?.cancel();
+    return { body: Buffer.alloc(0), receivedBytes: declared, tooLarge: true };
+  }
+  if (!request.body) return { body: Buffer.alloc(0), receivedBytes: 0, tooLarge: false };
+  const reader = request.body.getReader();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      await reader.cancel();
+      return { body: Buffer.concat(chunks), receivedBytes: received, tooLarge: true };
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return { body: Buffer.concat(chunks), receivedBytes: received, tooLarge: false };
+}

@@ -1,0 +1,40 @@
+// The callback message of the tool-result protocol (seed: tool-result-callback-protocol), as zod: the one
+// source for validation, types and the OpenAPI document. Client-safe.
+import { z } from "zod";
+
+export const ID_MAX = 512;
+
+export const displaySegmentSchema = z
+  .looseObject({
+    type: z.string().describe('Segment type; "text" and "diff" are defined, others are skipped by renderers'),
+    content: z.unknown().describe("Segment content: a string for text, {path, patch} for diff"),
+  })
+  .meta({ id: "DisplaySegment" });
+
+export const callbackMessageSchema = z
+  .looseObject({
+    type: z.literal("tool_result", { error: 'type must be "tool_result"' }),
+    group_id: z.string().min(1).max(ID_MAX).describe("Conversation thread identifier of the original invocation"),
+    id: z.string().min(1).max(ID_MAX).describe("Tool call identifier of the original invocation"),
+    call_id: z.string().max(ID_MAX).nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
+    text: z.string().describe("Result content: plain text or JSON-encoded data, stored byte-for-byte"),
+    display_as: z.array(displaySegmentSchema).nullable().optional().describe("Display segments for human-facing UIs"),
+    subscription: z.boolean().nullable().optional().describe("true: this call started a subscription; later results append"),
+  })
+  .meta({ id: "ToolResultMessage" });
+
+export type CallbackMessage = z.infer<typeof callbackMessageSchema>;
+
+export const acceptedResultSchema = z
+  .object({
+    status: z.literal("accepted"),
+    group_id: z.string(),
+    id: z.string(),
+    result_id: z.number().int(),
+    ordinal: z.number().int().describe("0 for a call's first result; subscriptions count up"),
+    text_sha256: z.string(),
+    late: z.boolean().describe("The call had passed its deadline when this result arrived"),
+  })
+  .meta({ id: "AcceptedResult" });
+
+export type AcceptedResult = z.infer<typeof acceptedResultSchema>;

@@ -1,0 +1,41 @@
+// npm start: migrate the database, build the app when the build is missing or older than the sources,
+// then serve it (PORT, default 3000) with Toolscope's server (lib/server/toolscope-server.ts).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { startToolscopeServer } from "../lib/server/toolscope-server.ts";
+import { prepareDatabase } from "./prepare-db.ts";
+
+const root = process.cwd();
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!fs.existsSync(buildId)) return false;
+  const built = fs.statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "public"].filter((d) => fs.existsSync(path.join(root, d)));
+  const configs = ["next.config.ts", "package.json", "tsconfig.json"].filter((f) => fs.existsSync(path.join(root, f)));
+  const newest = Math.max(...sources.map((d) => newestSourceMtime(path.join(root, d))), ...configs.map((f) => fs.statSync(path.join(root, f)).mtimeMs));
+  return newest <= built;
+}
+
+await prepareDatabase();
+if (process.env.TOOLSCOPE_SKIP_BUILD !== "1" && !buildIsCurrent()) {
+  console.log("[toolscope] building the app (first start, or sources changed)…");
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  execFileSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: process.env });
+}
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+await startToolscopeServer({ port, host, dir: root });
