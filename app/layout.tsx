@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { MainNav } from "@/components/layout/main-nav.tsx";
+import { QueryProvider } from "@/components/providers/query-provider.tsx";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -21,7 +22,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <MainNav />
           </header>
-          <main className="page">{children}</main>
+          <main className="page">
+            <QueryProvider>{children}</QueryProvider>
+          </main>
         </div>
       </body>
     </html>

@@ -1,0 +1,16 @@
+// A call's status as a coloured badge; the one place that maps statuses to colours.
+const STATUS_CLASS: Record<string, string> = {
+  pending: "badge-pending",
+  completed: "badge-ok",
+  errored: "badge-bad",
+  timed_out: "badge-warn",
+  cancelled: "badge-neutral",
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`badge ${STATUS_CLASS[status] ?? "badge-neutral"}`} data-status={status}>
+      {status.replace("_", " ")}
+    </span>
+  );
+}
