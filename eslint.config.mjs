@@ -12,7 +12,7 @@ const config = [
   ...nextVitals,
   ...nextTypeScript,
   {
-    ignores: ["node_modules/**", ".next/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "data/**", "next-env.d.ts"],
+    ignores: ["node_modules/**", ".next/**", ".next-*/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "data/**", "next-env.d.ts"],
   },
   {
     rules: {

@@ -40,6 +40,7 @@ export default defineConfig({
       DATABASE_URL: `file:${path.join(dataDir, "e2e.db")}`,
       NEXT_TELEMETRY_DISABLED: "1",
       TOOLSCOPE_DEADLINE_SWEEP_MS: "250",
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
     },
   },
 });

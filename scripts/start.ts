@@ -13,7 +13,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 function newestSourceMtime(dir: string): number {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
+    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".") || entry.name.endsWith(".test.ts")) continue;
     const full = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : fs.statSync(full).mtimeMs);
   }
@@ -21,7 +21,7 @@ function newestSourceMtime(dir: string): number {
 }
 
 function buildIsCurrent(): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return false;
   const built = fs.statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "public"].filter((d) => fs.existsSync(path.join(root, d)));
