@@ -1,0 +1,99 @@
+// POST /api/events semantics on every backend: registration idempotency, conflicts, batches, timeline.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolCallEvent, uniqueId } from "../testing/factories.ts";
+import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { describeArguments, recordEvents } from "./service.ts";
+
+describe("describeArguments", () => {
+  it("keeps raw text verbatim and parses it when it is JSON", () => {
+    expect(describeArguments('{"a": 1}')).toEqual({ text: '{"a": 1}', json: '{"a":1}', error: null });
+    expect(describeArguments({ a: 1 })).toEqual({ text: '{"a":1}', json: '{"a":1}', error: null });
+    const invalid = describeArguments('{"a": 1');
+    expect(invalid.text).toBe('{"a": 1');
+    expect(invalid.json).toBeNull();
+    expect(invalid.error).toMatch(/JSON/);
+  });
+});
+
+describe.each(testBackends())("trace events on $provider", (backend) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await useTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+  const record = (body: unknown) => recordEvents(body, { database: t.database });
+
+  it("registers a call once; the same registration again answers the same; different content is 409", async () => {
+    const event = toolCallEvent({ call_id: "toolu_01", declaration: { name: "search_docs", inputSchema: { type: "object" } } });
+    const first = await record(event);
+    expect(first.status).toBe(201);
+    const again = await record(event);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const changed = await record({ ...event, arguments: '{"q":"other"}' });
+    expect(changed.status).toBe(409);
+    expect(changed.body).toMatchObject({ error: { code: "conflict" } });
+    expect(await t.database.client.toolCall.count({ where: { groupId: String(event.group_id) } })).toBe(1);
+  });
+
+  it("registers concurrent identical calls exactly once", async () => {
+    const event = toolCallEvent();
+    const replies = await Promise.all(Array.from({ length: 8 }, () => record(event)));
+    expect(replies.every((r) => r.status === 200 || r.status === 201)).toBe(true);
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(await t.database.client.toolCall.count({ where: { groupId: String(event.group_id) } })).toBe(1);
+  });
+
+  it("answers a batch with 207 and one result per item, in order", async () => {
+    const group = uniqueId("batch");
+    const reply = await record([
+      { type: "message", group_id: group, role: "user", text: "What's the weather in Paris and Tokyo?" },
+      { type: "reasoning", group_id: group, text: "Two cities: call the tool twice in parallel." },
+      toolCallEvent({ group_id: group, id: "call_paris", name: "get_weather", arguments: { city: "Paris" }, step: 1 }),
+      toolCallEvent({ group_id: group, id: "call_tokyo", name: "get_weather", arguments: { city: "Tokyo" }, step: 1 }),
+      { type: "tool_call", group_id: group },
+      { type: "teleport", group_id: group },
+      { type: "output_text", group_id: group, text: "Paris is 18°C, Tokyo 22°C." },
+      { type: "error", group_id: group, id: "call_unknown", message: "boom" },
+    ]);
+    expect(reply.status).toBe(207);
+    const results = (reply.body as { results: { index: number; status: number; body: { error?: { path?: string } } }[] }).results;
+    expect(results.map((r) => [r.index, r.status])).toEqual([[0, 201], [1, 201], [2, 201], [3, 201], [4, 422], [5, 422], [6, 201], [7, 404]]);
+    expect(results[4]?.body.error?.path).toBe("id");
+    expect(results[5]?.body.error?.path).toBe("type");
+    const thread = await t.database.client.thread.findUniqueOrThrow({ where: { groupId: group }, select: { id: true } });
+    const timeline = await t.database.client.event.findMany({ where: { threadId: thread.id }, orderBy: { id: "asc" }, select: { kind: true, role: true, step: true } });
+    expect(timeline.map((e) => e.kind)).toEqual(["message", "reasoning", "tool_call", "tool_call", "output_text"]);
+    expect(timeline.filter((e) => e.step === 1)).toHaveLength(2);
+  });
+
+  it("keeps invalid JSON arguments verbatim with the parse error", async () => {
+    const event = toolCallEvent({ arguments: '{"city": "Paris"' });
+    await record(event);
+    const call = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: String(event.group_id) } });
+    expect(call.argumentsText).toBe('{"city": "Paris"');
+    expect(call.argumentsJson).toBeNull();
+    expect(call.argumentsError).toBeTruthy();
+  });
+
+  it("rejects empty and oversized batches", async () => {
+    await expect(record([])).rejects.toMatchObject({ code: "invalid" });
+    await expect(record(Array.from({ length: 1001 }, () => ({})))).rejects.toMatchObject({ code: "invalid" });
+  });
+
+  it("cancels only active subscriptions", async () => {
+    const sub = toolCallEvent({ subscription: true });
+    await record(sub);
+    const cancel = { type: "subscription_cancel", group_id: sub.group_id, id: sub.id, reason: "user closed the dashboard" };
+    expect((await record(cancel)).status).toBe(201);
+    expect((await record(cancel)).status).toBe(200);
+    const plain = toolCallEvent();
+    await record(plain);
+    expect((await record({ ...cancel, group_id: plain.group_id, id: plain.id })).status).toBe(409);
+    expect((await record({ ...cancel, id: "nope" })).status).toBe(404);
+    const call = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: String(sub.group_id) } });
+    expect(call).toMatchObject({ subscription: "cancelled", status: "cancelled" });
+  });
+});
