@@ -14,7 +14,7 @@ if (!chromium) {
 }
 console.log(`[e2e] using ${chromium}`);
 const require = createRequire(import.meta.url);
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHROMIUM_PATH: chromium };
+const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHROMIUM_PATH: chromium };
 // A run on a non-default port builds into its own directory, so parallel runs never share one build.
 if (process.env.E2E_PORT && !process.env.NEXT_DIST_DIR) env.NEXT_DIST_DIR = `.next-e2e-${process.env.E2E_PORT}`;
 const build = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], { stdio: "inherit", env });
