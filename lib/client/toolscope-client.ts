@@ -1,0 +1,63 @@
+// A small typed client for runtimes (Node 18+): register calls and trace events, post tool results,
+// optionally signed with a Standard Webhooks secret. Types come from the same zod schemas as the routes.
+import type { EventRecorded, TraceEvent } from "../events/schemas.ts";
+import { signatureHeaders } from "../ingest/webhook-signature.ts";
+import type { AcceptedResult, CallbackMessage } from "../ingest/schemas.ts";
+
+export type ToolscopeClientOptions = {
+  /** e.g. http://localhost:3000 */
+  baseUrl: string;
+  /** Signs callbacks (and events) when set: `whsec_…` as in TOOLSCOPE_CALLBACK_SECRET. */
+  secret?: string;
+  fetch?: typeof fetch;
+};
+
+export type ErrorBody = { error: { code: string; message: string; path?: string } };
+
+export class ToolscopeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | unknown,
+  ) {
+    const detail = typeof body === "object" && body !== null && "error" in body ? (body as ErrorBody).error : null;
+    super(detail ? `${status} ${detail.code}: ${detail.message}` : `HTTP ${status}`);
+    this.name = "ToolscopeError";
+  }
+
+  get code(): string | null {
+    const body = this.body;
+    return typeof body === "object" && body !== null && "error" in body ? (body as ErrorBody).error.code : null;
+  }
+}
+
+type ToolCallInput = Omit<Extract<TraceEvent, { type: "tool_call" }>, "type">;
+type ToolResultInput = Omit<CallbackMessage, "type">;
+
+export function createToolscopeClient(options: ToolscopeClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, "");
+
+  async function post<T>(path: string, payload: unknown): Promise<{ status: number; body: T }> {
+    const body = JSON.stringify(payload);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (options.secret) Object.assign(headers, signatureHeaders(options.secret, body));
+    const response = await doFetch(`${base}${path}`, { method: "POST", headers, body });
+    const parsed: unknown = await response.json().catch(() => null);
+    if (!response.ok && response.status !== 207) throw new ToolscopeError(response.status, parsed);
+    return { status: response.status, body: parsed as T };
+  }
+
+  return {
+    /** Registers a tool invocation; identical re-registration is a no-op, different content throws 409. */
+    registerCall: async (call: ToolCallInput) => (await post<EventRecorded>("/api/events", { type: "tool_call", ...call })).body,
+    /** Records any trace event (model output, reasoning, errors, subscription cancellation). */
+    recordEvent: async (event: TraceEvent) => (await post<EventRecorded>("/api/events", event)).body,
+    /** Records up to 1000 events; returns one {index, status, body} per event. */
+    recordEvents: async (events: TraceEvent[]) =>
+      (await post<{ results: { index: number; status: number; body: unknown }[] }>("/api/events", events)).body.results,
+    /** Posts a tool result (the callback protocol's tool_result message). Throws ToolscopeError unless stored. */
+    postResult: async (result: ToolResultInput) => (await post<AcceptedResult>("/api/callback", { type: "tool_result", ...result })).body,
+  };
+}
+
+export type ToolscopeClient = ReturnType<typeof createToolscopeClient>;

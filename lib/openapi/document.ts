@@ -1,0 +1,146 @@
+// The OpenAPI 3.1 document of Toolscope's public HTTP contract, generated from the zod schemas the routes use.
+import { z } from "zod";
+import { ERROR_STATUS } from "../http/app-error.ts";
+import { acceptedResultSchema, callbackMessageSchema, displaySegmentSchema } from "../ingest/schemas.ts";
+import {
+  batchResultSchema,
+  errorEventSchema,
+  eventRecordedSchema,
+  MAX_BATCH,
+  messageEventSchema,
+  outputTextEventSchema,
+  reasoningEventSchema,
+  subscriptionCancelEventSchema,
+  toolCallEventSchema,
+  toolDeclarationSchema,
+  traceEventSchema,
+} from "../events/schemas.ts";
+
+const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
+    message: z.string(),
+    path: z.string().optional().describe("The offending field, e.g. display_as[0].type"),
+    details: z.unknown().optional(),
+  }),
+});
+
+const healthSchema = z.object({
+  status: z.enum(["ok", "degraded"]),
+  database: z.object({ provider: z.enum(["sqlite", "postgresql"]), url: z.string() }),
+  migrations: z.object({ applied: z.array(z.string()), pending: z.array(z.string()), state: z.enum(["up_to_date", "pending"]) }),
+  counts: z.object({ threads: z.number(), calls: z.number(), results: z.number(), deliveries: z.number(), events: z.number() }),
+});
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Every named schema (zod `.meta({ id })`) becomes a component; references between them point into
+ * #/components/schemas. Input and output shapes are the same for these schemas (no transforms).
+ */
+function componentSchemas(named: Record<string, z.ZodType>): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  // Nested schemas carrying their own id (e.g. DisplaySegment) are components too.
+  const nested = {
+    DisplaySegment: displaySegmentSchema,
+    ToolDeclaration: toolDeclarationSchema,
+    ToolCallEvent: toolCallEventSchema,
+    OutputTextEvent: outputTextEventSchema,
+    MessageEvent: messageEventSchema,
+    ReasoningEvent: reasoningEventSchema,
+    ErrorEvent: errorEventSchema,
+    SubscriptionCancelEvent: subscriptionCancelEventSchema,
+  };
+  for (const [id, schema] of Object.entries(nested)) if (!registry.has(schema)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", io: "input" });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
+      return [id, rest];
+    }),
+  );
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
+
+export function buildOpenApiDocument(serverUrl?: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Toolscope",
+      version: "1.0.0",
+      description:
+        "Observe LLM tool-call traces. Runtimes register calls (POST /api/events); tools post results (POST /api/callback, the tool_result message of the tool-result callback protocol). Every callback delivery is audited; a 2xx is sent only after the data is durably stored.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths: {
+      "/api/callback": {
+        post: {
+          operationId: "postToolResult",
+          summary: "Deliver a tool result for a registered call",
+          description:
+            "Routes by group_id + id to a registered call awaiting a result or an active subscription. Same content again answers like the first (idempotent); different content for a completed call is 409. When TOOLSCOPE_CALLBACK_SECRET is set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>).",
+          parameters: ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => ({ name, in: "header", required: false, schema: { type: "string" } })),
+          requestBody: { required: true, content: { "application/json": { schema: ref("ToolResultMessage") } } },
+          responses: {
+            "200": { description: "Stored (or an identical repeat)", content: { "application/json": { schema: ref("AcceptedResult") } } },
+            "400": errorResponse("Malformed JSON"),
+            "401": errorResponse("Missing, stale or invalid signature"),
+            "404": errorResponse("No registered call with this group_id and id (unknown_call)"),
+            "409": errorResponse("A different result for a completed call, or a cancelled subscription"),
+            "413": errorResponse("Body over TOOLSCOPE_MAX_BODY_BYTES"),
+            "415": errorResponse("Content-Type is not application/json"),
+            "422": errorResponse("Schema violation (with the field path) or call_id mismatch"),
+            "503": errorResponse("Could not be stored; nothing was kept; retry"),
+          },
+        },
+      },
+      "/api/events": {
+        post: {
+          operationId: "postEvents",
+          summary: "Record the runtime's trace events: one event, or a batch",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: { oneOf: [ref("TraceEvent"), { type: "array", items: ref("TraceEvent"), minItems: 1, maxItems: MAX_BATCH }] } },
+            },
+          },
+          responses: {
+            "200": { description: "An identical event was already recorded", content: { "application/json": { schema: ref("EventRecorded") } } },
+            "201": { description: "Recorded", content: { "application/json": { schema: ref("EventRecorded") } } },
+            "207": { description: "Batch: one result per item, in order", content: { "application/json": { schema: ref("EventBatchResult") } } },
+            "404": errorResponse("The event names an unknown call"),
+            "409": errorResponse("The call is registered with different content, or is not an active subscription"),
+            "413": errorResponse("Body too large"),
+            "415": errorResponse("Content-Type is not application/json"),
+            "422": errorResponse("Schema violation with the field path"),
+          },
+        },
+      },
+      "/api/health": {
+        get: {
+          operationId: "getHealth",
+          summary: "Status, database kind, migration state and row counts",
+          responses: {
+            "200": { description: "Healthy", content: { "application/json": { schema: ref("Health") } } },
+            "503": { description: "Migrations pending", content: { "application/json": { schema: ref("Health") } } },
+          },
+        },
+      },
+      "/api/openapi.json": { get: { operationId: "getOpenApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
+    },
+    components: {
+      schemas: componentSchemas({
+        ToolResultMessage: callbackMessageSchema,
+        AcceptedResult: acceptedResultSchema,
+        TraceEvent: traceEventSchema,
+        EventRecorded: eventRecordedSchema,
+        EventBatchResult: batchResultSchema,
+        Health: healthSchema,
+        Error: errorBodySchema,
+      }),
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// A Toolscope server with only the callback path (no Next build needed): used by the durability test
+// and the ingestion benchmark's no-framework comparison. Prints "ready <port>" when listening.
+import { getDatabase } from "../lib/db/client.ts";
+import { createToolscopeHttpServer, listen } from "../lib/server/toolscope-server.ts";
+import { prepareDatabase } from "./prepare-db.ts";
+
+await prepareDatabase();
+await getDatabase();
+const server = createToolscopeHttpServer((_req, res) => {
+  res.writeHead(404, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: { code: "not_found", message: "callback-only server" } }));
+});
+const port = await listen(server, Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1");
+console.log(`ready ${port}`);
