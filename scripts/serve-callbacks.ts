@@ -12,3 +12,5 @@ const server = createToolscopeHttpServer((_req, res) => {
 });
 const port = await listen(server, Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1");
 console.log(`ready ${port}`);
+// Exit normally on a signal so `node --cpu-prof` can write its profile.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => process.exit(0)));

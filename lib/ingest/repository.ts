@@ -1,6 +1,7 @@
 // Prisma access for callback ingestion: read the calls a batch of deliveries names, write the batch's
 // results, audit rows, events and call updates inside the caller's transaction.
 import type { ModelClient } from "../db/client.ts";
+import { empty, join, multiRowInserts, sql, type SqlValue } from "../db/sql.ts";
 
 export type CallKey = { groupId: string; callKey: string };
 
@@ -113,8 +114,8 @@ export type CallUpdate = {
   status: string;
   subscription: string | null;
   addedResults: number;
-  lastResultAt: Date;
-  completedAt: Date | null;
+  /** Set completedAt (to the batch's commit time) unless the call already has one. */
+  complete: boolean;
   timedOutAt: Date | null;
 };
 
@@ -128,20 +129,42 @@ export type NewTimelineEvent = {
 };
 
 export type CallbackBatchWrite = {
+  /** The batch's commit time: lastResultAt and completedAt of the calls it touches. */
+  at: Date;
   results: NewResult[];
   deliveries: NewDelivery[];
   callUpdates: CallUpdate[];
   events: NewTimelineEvent[];
-  touchedThreads: { threadId: number; at: Date }[];
+  touchedThreads: number[];
 };
 
-/** Writes a decided batch; returns the ids of the new results in `results` order. */
+const RESULT_COLUMNS = [
+  "toolCallId", "ordinal", "text", "textEscaped", "textSha256", "textBytes", "contentSha256", "displayAsJson", "displayKind",
+  "receivedAt", "late", "isError", "errorSource", "envelopeKind", "success", "confidence", "nextAction", "errorType",
+  "errorMessage", "errorRetryable", "errorUserMessage", "metaToolName", "metaToolVersion", "metaTraceId", "metaDurationMs",
+  "metaCached", "isMcp", "schemaStatus", "invisibleCount", "secretCount", "analysisJson",
+] as const satisfies readonly (keyof NewResult)[];
+
+const DELIVERY_COLUMNS = [
+  "receivedAt", "outcome", "httpStatus", "reason", "groupId", "callKey", "toolCallId", "resultId", "contentType", "bodyBytes",
+  "bodySha256", "rawBody", "rawBodyTruncated", "remoteAddress", "webhookId",
+] as const;
+
+const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped"] as const;
+
+/**
+ * Writes a decided batch; returns the ids of the new results in `results` order. Multi-row raw INSERTs:
+ * this is the ingestion hot path, and Prisma's createMany costs milliseconds per batch here (see lib/db/sql.ts).
+ */
 export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWrite): Promise<number[]> {
-  const created =
-    write.results.length === 0
-      ? []
-      : await tx.toolResult.createManyAndReturn({ data: write.results, select: { id: true, toolCallId: true, ordinal: true } });
-  const idByKey = new Map(created.map((row) => [`${row.toolCallId}:${row.ordinal}`, row.id]));
+  const idByKey = new Map<string, number>();
+  if (write.results.length > 0) {
+    const rows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
+    for (const statement of multiRowInserts("ToolResult", RESULT_COLUMNS, rows, ["id", "toolCallId", "ordinal"])) {
+      const created = await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint; ordinal: number | bigint }[]>(statement);
+      for (const row of created) idByKey.set(`${row.toolCallId}:${row.ordinal}`, Number(row.id));
+    }
+  }
   const resultIds = write.results.map((r) => {
     const id = idByKey.get(`${r.toolCallId}:${r.ordinal}`);
     if (id === undefined) throw new Error(`result ${r.toolCallId}:${r.ordinal} was not returned by the insert`);
@@ -149,50 +172,46 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
   });
 
   if (write.deliveries.length > 0) {
-    await tx.delivery.createMany({
-      data: write.deliveries.map(({ result, rawBody, ...delivery }) => ({
-        ...delivery,
-        rawBody: rawBody === null ? null : new Uint8Array(rawBody),
-        resultId: result === null ? null : "existingId" in result ? result.existingId : (resultIds[result.newIndex] ?? null),
-      })),
+    const rows = write.deliveries.map((d) => {
+      const resultId = d.result === null ? null : "existingId" in d.result ? d.result.existingId : (resultIds[d.result.newIndex] ?? null);
+      const values: Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> = { ...d, resultId };
+      return DELIVERY_COLUMNS.map((column) => values[column]);
     });
+    for (const statement of multiRowInserts("Delivery", DELIVERY_COLUMNS, rows)) await tx.$executeRaw(statement);
   }
 
+  // Calls changing the same way share one UPDATE (typically one or two per batch).
+  const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
   for (const update of write.callUpdates) {
-    await tx.toolCall.update({
-      where: { id: update.toolCallId },
-      data: {
-        status: update.status,
-        subscription: update.subscription,
-        resultCount: { increment: update.addedResults },
-        lastResultAt: update.lastResultAt,
-        ...(update.completedAt ? { completedAt: update.completedAt } : {}),
-        ...(update.timedOutAt ? { timedOutAt: update.timedOutAt } : {}),
-      },
-      select: { id: true },
-    });
+    const key = JSON.stringify([update.status, update.subscription, update.addedResults, update.complete, update.timedOutAt?.getTime() ?? null, update.timedOutAt ? update.toolCallId : null]);
+    const group = groups.get(key);
+    if (group) group.ids.push(update.toolCallId);
+    else groups.set(key, { update, ids: [update.toolCallId] });
+  }
+  for (const { update, ids } of groups.values()) {
+    await tx.$executeRaw(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
+      "resultCount" = "resultCount" + ${update.addedResults}, "lastResultAt" = ${write.at}
+      ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
+      ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
+      WHERE "id" IN (${join(ids)})`);
   }
 
   if (write.events.length > 0) {
-    await tx.event.createMany({
-      data: write.events.map((e) => ({
-        threadId: e.threadId,
-        kind: e.kind,
-        toolCallId: e.toolCallId,
-        resultId: e.resultIndex === null ? null : (resultIds[e.resultIndex] ?? null),
-        source: "callback",
-        occurredAt: e.occurredAt,
-      })),
-    });
+    const rows = write.events.map((e) => [
+      e.threadId,
+      e.kind,
+      e.toolCallId,
+      e.resultIndex === null ? null : (resultIds[e.resultIndex] ?? null),
+      "callback",
+      e.occurredAt,
+      false,
+    ]);
+    for (const statement of multiRowInserts("Event", EVENT_COLUMNS, rows)) await tx.$executeRaw(statement);
   }
 
-  const latestByThread = new Map<number, Date>();
-  for (const t of write.touchedThreads) {
-    const seen = latestByThread.get(t.threadId);
-    if (!seen || seen < t.at) latestByThread.set(t.threadId, t.at);
-  }
-  for (const [threadId, at] of latestByThread) {
-    await tx.thread.updateMany({ where: { id: threadId, lastActivityAt: { lt: at } }, data: { lastActivityAt: at } });
+  const threadIds = [...new Set(write.touchedThreads)];
+  if (threadIds.length > 0) {
+    await tx.$executeRaw(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
   }
   return resultIds;
 }
@@ -200,5 +219,5 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
 /** Records deliveries that never reached a call (rejected before routing, or a failed batch). */
 export async function insertDeliveries(tx: ModelClient, deliveries: NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
-  await writeCallbackBatch(tx, { results: [], deliveries, callUpdates: [], events: [], touchedThreads: [] });
+  await writeCallbackBatch(tx, { at: new Date(), results: [], deliveries, callUpdates: [], events: [], touchedThreads: [] });
 }

@@ -101,7 +101,7 @@ async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<Callbac
     });
   }
 
-  const write: CallbackBatchWrite = { results: [], deliveries: [], callUpdates: [], events: [], touchedThreads: [] };
+  const write: CallbackBatchWrite = { at: new Date(), results: [], deliveries: [], callUpdates: [], events: [], touchedThreads: [] };
   const updates = new Map<number, CallUpdate>();
   const plans: ReplyPlan[] = [];
 
@@ -157,15 +157,14 @@ async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<Callbac
     if (decision.timesOutNow && call.deadlineAt) {
       write.events.push({ threadId: call.threadId, kind: "timeout", toolCallId: call.id, resultIndex: null, occurredAt: call.deadlineAt });
     }
-    write.touchedThreads.push({ threadId: call.threadId, at: raw.receivedAt });
+    write.touchedThreads.push(call.threadId);
     const previous = updates.get(call.id);
     updates.set(call.id, {
       toolCallId: call.id,
       status: decision.status,
       subscription: decision.subscription,
       addedResults: (previous?.addedResults ?? 0) + 1,
-      lastResultAt: raw.receivedAt,
-      completedAt: previous?.completedAt ?? (call.resultCount === 0 && !decision.late ? raw.receivedAt : null),
+      complete: previous?.complete ?? (call.resultCount === 0 && !decision.late),
       timedOutAt: previous?.timedOutAt ?? (decision.timesOutNow ? call.deadlineAt : null),
     });
     // Later deliveries of this batch for the same call see this result as its latest.
@@ -203,17 +202,23 @@ export class CallbackWriter {
   submit(item: QueueItem): Promise<CallbackReply> {
     return new Promise((resolve) => {
       this.queue.push({ item, resolve });
-      if (!this.running) void this.drain();
+      if (!this.running) {
+        this.running = true;
+        // Start on the next macrotask: the SQLite driver is synchronous, so a transaction started right
+        // here would run as one unbroken chain of microtasks and no other request could join its batch.
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
         const replies = await this.commit(batch.map((entry) => entry.item));
         batch.forEach((entry, index) => entry.resolve(replies[index] ?? failedReply()));
+        // Let requests that arrived during the commit reach the queue before deciding it is empty.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.running = false;

@@ -1,0 +1,178 @@
+// npm run bench:ingest — durable callbacks/s of Toolscope's production server against the bare limit
+// measured in the same run (scripts/bench/baseline-server.ts), under the same wrk load: every request a
+// tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable.
+// Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded, 80000),
+//          --no-postgres, --skip-build.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase } from "../lib/db/client.ts";
+import { resolveDatabaseTarget, type DatabaseTarget } from "../lib/db/database-url.ts";
+import { applyMigrations } from "../lib/db/migrate.ts";
+import { recordEvents } from "../lib/events/service.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const duration = option("duration", 10);
+const connections = option("connections", 32);
+const calls = option("calls", 60_000);
+const group = "bench";
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-"));
+
+if (spawnSync("sh", ["-c", "command -v wrk"]).status !== 0) {
+  console.error("wrk is needed for the load (Debian package): apt-get install -y wrk");
+  process.exit(1);
+}
+
+// One distinct pending call per request; ~500-byte bodies like the figures in the shared notes.
+const lua = path.join(work, "callbacks.lua");
+fs.writeFileSync(
+  lua,
+  `counter = 0
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local filler = string.rep("x", 380)
+request = function()
+  local id = counter
+  counter = counter + 1
+  local body = '{"type":"tool_result","group_id":"${group}","id":"call_' .. id .. '","call_id":null,"text":"Deployed instance i-' .. id .. ' ' .. filler .. '"}'
+  return wrk.format(nil, "/api/callback", nil, body)
+end
+`,
+);
+
+type Run = { label: string; requestsPerSecond: number; ok: number; non2xx: number; p50: string; p99: string; seconds: number };
+
+function runWrk(label: string, port: number): Run {
+  const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", "-s", lua, `http://127.0.0.1:${port}`], { encoding: "utf8" });
+  const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1] ?? 0);
+  const secondsMatch = /requests in ([\d.]+)(m?s)/.exec(out);
+  const seconds = secondsMatch ? Number(secondsMatch[1]) / (secondsMatch[2] === "ms" ? 1000 : 1) : duration;
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  if (errors) console.log(`  ${label}: socket errors: ${errors}`);
+  const latency = (p: string) => new RegExp(`\\s${p}%\\s+([\\d.]+\\w+)`).exec(out)?.[1] ?? "?";
+  return { label, requestsPerSecond: (total - non2xx) / seconds, ok: total - non2xx, non2xx, p50: latency("50"), p99: latency("99"), seconds };
+}
+
+function waitReady(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${output}`)), 300_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] ?? "");
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`${what} exited (${code}):\n${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function seedToolscope(target: DatabaseTarget): Promise<number> {
+  await applyMigrations(target);
+  const db = await openDatabase(target);
+  const started = Date.now();
+  for (let start = 0; start < calls; start += 1000) {
+    const batch = Array.from({ length: Math.min(1000, calls - start) }, (_, i) => ({ type: "tool_call", group_id: group, id: `call_${start + i}`, name: "deploy" }));
+    await recordEvents(batch, { database: db });
+  }
+  await db.close();
+  return (calls / (Date.now() - started)) * 1000;
+}
+
+async function countDurable(target: DatabaseTarget): Promise<number> {
+  const db = await openDatabase(target);
+  try {
+    return await db.client.toolResult.count({ where: { toolCall: { groupId: group } } });
+  } finally {
+    await db.close();
+  }
+}
+
+async function benchToolscope(label: string, target: DatabaseTarget, port: number): Promise<Run & { durable: number }> {
+  const rate = await seedToolscope(target);
+  console.log(`  ${label}: seeded ${calls} pending calls via the events service (${rate.toFixed(0)} registrations/s)`);
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOST: "127.0.0.1", TOOLSCOPE_SKIP_BUILD: "1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  try {
+    await waitReady(server, /ready on (\S+)/, label);
+    const run = runWrk(label, port);
+    return { ...run, durable: await countDurable(target) };
+  } finally {
+    await stop(server);
+  }
+}
+
+console.log(`bench:ingest — wrk -t1 -c${connections} -d${duration}s, ~500-byte tool_result bodies, each for a distinct pending call`);
+console.log(`machine: ${os.cpus().length} cores, node ${process.version}\n`);
+
+if (!args.includes("--skip-build")) {
+  console.log("building the production app…");
+  execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+}
+
+const baseline = spawn(process.execPath, ["--import", "tsx", "scripts/bench/baseline-server.ts"], {
+  env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
+const baselineRun = runWrk("baseline (node:http + better-sqlite3)", baselinePort);
+await stop(baseline);
+
+const sqlite = await benchToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500));
+
+const rows: (Run & { durable?: number })[] = [baselineRun, sqlite];
+let postgres: (Run & { durable: number }) | null = null;
+const pgServer = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+if (!args.includes("--no-postgres")) {
+  const name = `toolscope_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: pgServer, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(pgServer);
+    url.pathname = `/${name}`;
+    postgres = await benchToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url.toString()), 3900 + Math.floor(Math.random() * 500));
+    rows.push(postgres);
+  } catch (error) {
+    console.log(`  PostgreSQL run skipped: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+    await admin.end().catch(() => {});
+  }
+}
+
+console.log("");
+console.log("| server | accepted callbacks/s | 2xx | non-2xx | p50 | p99 | durable results |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  console.log(`| ${row.label} | ${row.requestsPerSecond.toFixed(0)} | ${row.ok} | ${row.non2xx} | ${row.p50} | ${row.p99} | ${row.durable ?? "n/a"} |`);
+}
+const ratio = sqlite.requestsPerSecond / baselineRun.requestsPerSecond;
+console.log(`\nratio toolscope/SQLite ÷ baseline: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %)`);
+if (postgres) console.log(`ratio toolscope/PostgreSQL ÷ baseline: ${((postgres.requestsPerSecond / baselineRun.requestsPerSecond) * 100).toFixed(1)} %`);
+for (const row of [sqlite, postgres]) {
+  // Stored may exceed acknowledged: requests still in flight when wrk stops are committed, unanswered.
+  if (row && row.durable < row.ok) console.log(`WARNING ${row.label}: ${row.ok} acknowledged but only ${row.durable} stored`);
+  else if (row) console.log(`${row.label}: every 2xx is a stored result (${row.durable} stored ≥ ${row.ok} acknowledged)`);
+}
+fs.rmSync(work, { recursive: true, force: true });
