@@ -12,6 +12,10 @@ export async function ensureThread(tx: ModelClient, groupId: string, at: Date, v
   return thread.id;
 }
 
+export async function touchThread(tx: ModelClient, threadId: number, at: Date): Promise<void> {
+  await tx.thread.updateMany({ where: { id: threadId, lastActivityAt: { lt: at } }, data: { lastActivityAt: at } });
+}
+
 export type RegisteredCall = { id: number; registrationSha256: string; status: string; subscription: string | null; eventId: number | null };
 
 export async function findRegisteredCall(tx: ModelClient, groupId: string, callKey: string): Promise<RegisteredCall | null> {

@@ -11,12 +11,36 @@ import {
   createCall,
   createEvent,
   ensureThread,
+  touchThread,
   findLatestEventOfCall,
   findRegisteredCall,
 } from "./repository.ts";
 import { MAX_BATCH, traceEventSchema, type EventRecorded, type ToolCallEvent, type TraceEvent } from "./schemas.ts";
 
 export type EventReply = { status: number; body: unknown };
+
+/**
+ * Per-transaction memo of threads: a batch touching one thread upserts it once and moves its
+ * lastActivityAt once, at the end (flushThreads).
+ */
+type BatchContext = { threads: Map<string, { id: number; latest: Date }> };
+
+const newContext = (): BatchContext => ({ threads: new Map() });
+
+async function threadFor(tx: ModelClient, context: BatchContext, groupId: string, at: Date, vendor: string | null): Promise<number> {
+  const known = context.threads.get(groupId);
+  if (known) {
+    if (known.latest < at) known.latest = at;
+    return known.id;
+  }
+  const id = await ensureThread(tx, groupId, at, vendor);
+  context.threads.set(groupId, { id, latest: at });
+  return id;
+}
+
+async function flushThreads(tx: ModelClient, context: BatchContext): Promise<void> {
+  for (const { id, latest } of context.threads.values()) await touchThread(tx, id, latest);
+}
 
 function recorded(event: TraceEvent, eventId: number, id?: string): EventRecorded {
   return { status: "recorded", type: event.type, group_id: event.group_id, ...(id === undefined ? {} : { id }), event_id: eventId };
@@ -49,7 +73,7 @@ export function describeArguments(args: ToolCallEvent["arguments"]): {
   }
 }
 
-async function registerCall(tx: ModelClient, event: ToolCallEvent, receivedAt: Date): Promise<EventReply> {
+async function registerCall(tx: ModelClient, context: BatchContext, event: ToolCallEvent, receivedAt: Date): Promise<EventReply> {
   const at = occurredAt(event, receivedAt);
   const hash = registrationHash(event);
   const existing = await findRegisteredCall(tx, event.group_id, event.id);
@@ -59,7 +83,7 @@ async function registerCall(tx: ModelClient, event: ToolCallEvent, receivedAt: D
     }
     return { status: 200, body: recorded(event, existing.eventId ?? 0, event.id) };
   }
-  const threadId = await ensureThread(tx, event.group_id, at, event.vendor ?? null);
+  const threadId = await threadFor(tx, context, event.group_id, at, event.vendor ?? null);
   const args = describeArguments(event.arguments);
   const encodedArgs = args.text === null ? null : encodeStoredText(args.text);
   const deadline = event.deadline ? new Date(event.deadline) : event.timeout_ms ? new Date(at.getTime() + event.timeout_ms) : null;
@@ -86,7 +110,12 @@ async function registerCall(tx: ModelClient, event: ToolCallEvent, receivedAt: D
   return { status: 201, body: recorded(event, eventId, event.id) };
 }
 
-async function cancelSubscription(tx: ModelClient, event: Extract<TraceEvent, { type: "subscription_cancel" }>, receivedAt: Date): Promise<EventReply> {
+async function cancelSubscription(
+  tx: ModelClient,
+  context: BatchContext,
+  event: Extract<TraceEvent, { type: "subscription_cancel" }>,
+  receivedAt: Date,
+): Promise<EventReply> {
   const call = await findRegisteredCall(tx, event.group_id, event.id);
   if (!call) throw new AppError("unknown_call", `No registered call "${event.id}" in thread "${event.group_id}"`);
   if (call.subscription === "cancelled") {
@@ -97,7 +126,7 @@ async function cancelSubscription(tx: ModelClient, event: Extract<TraceEvent, { 
     throw new AppError("conflict", `Call "${event.id}" is not an active subscription`);
   }
   const at = occurredAt(event, receivedAt);
-  const threadId = await ensureThread(tx, event.group_id, at, null);
+  const threadId = await threadFor(tx, context, event.group_id, at, null);
   await cancelCall(tx, call.id, at, call.status === "pending");
   const eventId = await createEvent(tx, {
     threadId,
@@ -111,15 +140,20 @@ async function cancelSubscription(tx: ModelClient, event: Extract<TraceEvent, { 
   return { status: 201, body: recorded(event, eventId, event.id) };
 }
 
-async function recordTimelineEvent(tx: ModelClient, event: Exclude<TraceEvent, { type: "tool_call" | "subscription_cancel" }>, receivedAt: Date): Promise<EventReply> {
-  const at = occurredAt(event, receivedAt);
-  const threadId = await ensureThread(tx, event.group_id, at, null);
+async function recordTimelineEvent(
+  tx: ModelClient,
+  context: BatchContext,
+  event: Exclude<TraceEvent, { type: "tool_call" | "subscription_cancel" }>,
+  receivedAt: Date,
+): Promise<EventReply> {
   let toolCallId: number | null = null;
   if (event.type === "error" && event.id !== undefined) {
     const call = await findRegisteredCall(tx, event.group_id, event.id);
     if (!call) throw new AppError("unknown_call", `No registered call "${event.id}" in thread "${event.group_id}"`);
     toolCallId = call.id;
   }
+  const at = occurredAt(event, receivedAt);
+  const threadId = await threadFor(tx, context, event.group_id, at, null);
   const text = event.type === "error" ? event.message : event.text;
   const encoded = encodeStoredText(text);
   const eventId = await createEvent(tx, {
@@ -137,35 +171,77 @@ async function recordTimelineEvent(tx: ModelClient, event: Exclude<TraceEvent, {
   return { status: 201, body: recorded(event, eventId, event.type === "error" ? event.id : undefined) };
 }
 
-async function recordOne(db: Database, value: unknown, receivedAt: Date): Promise<EventReply> {
+function parseEvent(value: unknown): TraceEvent {
   const parsed = traceEventSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue ? formatIssuePath(issue.path) : "";
-    throw new AppError("invalid", issue ? `${path || "event"}: ${issue.message}` : "Invalid event", { path: path || undefined });
-  }
-  const event = parsed.data;
-  const run = () =>
-    db.transaction((tx) => {
-      if (event.type === "tool_call") return registerCall(tx, event, receivedAt);
-      if (event.type === "subscription_cancel") return cancelSubscription(tx, event, receivedAt);
-      return recordTimelineEvent(tx, event, receivedAt);
-    });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue ? formatIssuePath(issue.path) : "";
+  throw new AppError("invalid", issue ? `${path || "event"}: ${issue.message}` : "Invalid event", { path: path || undefined });
+}
+
+/** One event inside `tx`. Rule violations (AppError) are raised before the event writes anything. */
+function recordInTransaction(tx: ModelClient, context: BatchContext, event: TraceEvent, receivedAt: Date): Promise<EventReply> {
+  if (event.type === "tool_call") return registerCall(tx, context, event, receivedAt);
+  if (event.type === "subscription_cancel") return cancelSubscription(tx, context, event, receivedAt);
+  return recordTimelineEvent(tx, context, event, receivedAt);
+}
+
+function asReply(error: unknown): EventReply {
+  if (error instanceof AppError) return { status: error.status, body: error.toBody() };
+  throw error;
+}
+
+/** One event in its own transaction; a unique-key race with another writer is retried once. */
+async function recordAlone(db: Database, value: unknown, receivedAt: Date): Promise<EventReply> {
   try {
-    return await run();
+    const event = parseEvent(value);
+    const run = () =>
+      db.transaction(async (tx) => {
+        const context = newContext();
+        const reply = await recordInTransaction(tx, context, event, receivedAt);
+        await flushThreads(tx, context);
+        return reply;
+      });
+    try {
+      return await run();
+    } catch (error) {
+      // Two registrations of one call (or one thread) racing: the loser retries and sees the winner's row.
+      if (isUniqueViolation(error)) return await run();
+      throw error;
+    }
   } catch (error) {
-    // Two registrations of one call (or one thread) racing: the loser retries and sees the winner's row.
-    if (isUniqueViolation(error)) return run();
-    throw error;
+    return asReply(error);
   }
 }
 
-async function replyFor(db: Database, value: unknown, receivedAt: Date): Promise<EventReply> {
+/**
+ * A batch in one transaction (one commit instead of one per event); items that break a rule get their
+ * own error reply without affecting the others, since rules are checked before anything is written.
+ * If the transaction itself fails (e.g. a race with another process), every item is retried alone.
+ */
+async function recordBatch(db: Database, values: unknown[], receivedAt: Date): Promise<EventReply[]> {
   try {
-    return await recordOne(db, value, receivedAt);
+    return await db.transaction(
+      async (tx) => {
+        const context = newContext();
+        const replies: EventReply[] = [];
+        for (const value of values) {
+          try {
+            replies.push(await recordInTransaction(tx, context, parseEvent(value), receivedAt));
+          } catch (error) {
+            replies.push(asReply(error));
+          }
+        }
+        await flushThreads(tx, context);
+        return replies;
+      },
+      { timeout: 120_000 },
+    );
   } catch (error) {
-    if (error instanceof AppError) return { status: error.status, body: error.toBody() };
-    throw error;
+    if (error instanceof AppError) throw error;
+    const replies: EventReply[] = [];
+    for (const value of values) replies.push(await recordAlone(db, value, receivedAt));
+    return replies;
   }
 }
 
@@ -173,13 +249,9 @@ async function replyFor(db: Database, value: unknown, receivedAt: Date): Promise
 export async function recordEvents(body: unknown, options: { database?: Database; receivedAt?: Date } = {}): Promise<EventReply> {
   const db = options.database ?? (await getDatabase());
   const receivedAt = options.receivedAt ?? new Date();
-  if (!Array.isArray(body)) return replyFor(db, body, receivedAt);
+  if (!Array.isArray(body)) return recordAlone(db, body, receivedAt);
   if (body.length === 0) throw new AppError("invalid", "An event batch must hold at least one event");
   if (body.length > MAX_BATCH) throw new AppError("invalid", `An event batch holds at most ${MAX_BATCH} events, got ${body.length}`);
-  const results = [];
-  for (const [index, item] of body.entries()) {
-    const reply = await replyFor(db, item, receivedAt);
-    results.push({ index, status: reply.status, body: reply.body });
-  }
-  return { status: 207, body: { results } };
+  const replies = await recordBatch(db, body, receivedAt);
+  return { status: 207, body: { results: replies.map((reply, index) => ({ index, status: reply.status, body: reply.body })) } };
 }
