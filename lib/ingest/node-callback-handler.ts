@@ -1,6 +1,7 @@
 // POST /api/callback on the lean server path (lib/server/toolscope-server.ts): Node request in, JSON reply out.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { config } from "../config.ts";
+import { sendJson } from "../server/node-json-route.ts";
 import { readNodeBody } from "./read-body.ts";
 import { acceptToolResult } from "./service.ts";
 
@@ -19,25 +20,12 @@ export async function handleCallbackRequest(req: IncomingMessage, res: ServerRes
       remoteAddress: req.socket.remoteAddress ?? null,
       receivedAt: new Date(),
     });
-    const body = JSON.stringify(reply.body);
-    const headers: Record<string, string | number> = {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      "cache-control": "no-store",
-    };
     // The rest of an oversized upload is not read: close the connection instead of draining it.
-    if (read.tooLarge) headers.connection = "close";
-    res.writeHead(reply.status, headers);
-    res.end(body, () => {
-      if (read.tooLarge) req.destroy();
-    });
+    if (read.tooLarge) res.once("finish", () => req.destroy());
+    sendJson(res, reply.status, reply.body, read.tooLarge ? { connection: "close" } : {});
   } catch (error) {
     console.error("[toolscope] callback handler failed", error);
-    if (!res.headersSent) {
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "internal", message: "Internal error; see the server log" } }));
-    } else {
-      res.destroy();
-    }
+    if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", message: "Internal error; see the server log" } });
+    else res.destroy();
   }
 }

@@ -1,23 +1,33 @@
-// Toolscope's production HTTP server: Next serves pages and API routes; POST /api/callback takes a lean
-// path straight into the ingestion service. Next's router costs ~1 ms per request before any handler runs
+// Toolscope's production HTTP server: Next serves pages and API routes; POST /api/callback and
+// POST /api/events take a lean path straight into the ingestion services. Next's router costs ~1 ms per request before any handler runs
 // (see shared notes: ~800 req/s ceiling), which alone would cap callback throughput far below the target;
 // the lean path streams the body with its size limit enforced as it arrives.
 import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
 import { getDatabase } from "../db/client.ts";
+import { recordEvents } from "../events/service.ts";
 import { handleCallbackRequest } from "../ingest/node-callback-handler.ts";
+import { serveJsonPost } from "./node-json-route.ts";
 
 export type ServerOptions = { port: number; host: string; dir: string };
 
 type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-/** The HTTP server: the callback fast path, everything else to `fallback` (Next, or a 404 in tests). */
+/**
+ * The HTTP server: the ingestion routes (POST /api/callback, POST /api/events) on the lean path, everything
+ * else to `fallback` (Next, or a 404 in tests). The Next route files for both serve `next dev` with the
+ * same services.
+ */
 export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname === "/api/callback" && req.method === "POST") {
       void handleCallbackRequest(req, res);
+      return;
+    }
+    if (pathname === "/api/events" && req.method === "POST") {
+      void serveJsonPost(req, res, (body) => recordEvents(body));
       return;
     }
     fallback(req, res);
