@@ -1,7 +1,7 @@
 // POST /api/callback on the lean server path (lib/server/toolscope-server.ts): Node request in, JSON reply out.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { config } from "../config.ts";
-import { sendJson } from "../server/node-json-route.ts";
+import { sendJson } from "../http/node-json.ts";
 import { readNodeBody } from "./read-body.ts";
 import { acceptToolResult } from "./service.ts";
 

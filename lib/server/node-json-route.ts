@@ -3,14 +3,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { config } from "../config.ts";
 import { AppError, toAppError } from "../http/app-error.ts";
+import { sendJson } from "../http/node-json.ts";
 import { isJsonContentType, parseJsonBody } from "../ingest/raw-delivery.ts";
 import { readNodeBody } from "../ingest/read-body.ts";
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store", ...extraHeaders });
-  res.end(text);
-}
 
 export async function serveJsonPost(req: IncomingMessage, res: ServerResponse, handle: (body: unknown) => Promise<{ status: number; body: unknown }>): Promise<void> {
   try {
