@@ -1,10 +1,10 @@
 // The runtime's side of a trace (POST /api/events), modelled on the seeds' four phases and the
 // agent-response stream. zod is the one source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
-import { ID_MAX } from "../ingest/schemas.ts";
+import { identifier } from "../ingest/schemas.ts";
 
-const groupId = z.string().min(1).max(ID_MAX).describe("Conversation thread identifier (the callback's group_id)");
-const callKey = z.string().min(1).max(ID_MAX).describe("Tool call identifier, unique within the thread (the callback's id)");
+const groupId = identifier().describe("Conversation thread identifier (the callback's group_id)");
+const callKey = identifier().describe("Tool call identifier, unique within the thread (the callback's id)");
 const common = {
   group_id: groupId,
   occurred_at: z.iso.datetime({ offset: true }).optional().describe("When it happened (ISO 8601); default: when received"),
@@ -13,7 +13,7 @@ const common = {
 
 export const toolDeclarationSchema = z
   .looseObject({
-    name: z.string().min(1).max(256),
+    name: identifier(256),
     description: z.string().max(100_000).optional(),
     inputSchema: z.unknown().optional().describe("JSON Schema of the arguments"),
     outputSchema: z.unknown().optional().describe("JSON Schema of structured results; results are validated against it"),
@@ -25,8 +25,8 @@ export const toolCallEventSchema = z
     type: z.literal("tool_call"),
     ...common,
     id: callKey,
-    call_id: z.string().min(1).max(ID_MAX).nullable().optional().describe("Secondary id; results must echo it"),
-    name: z.string().min(1).max(256).describe("Tool name"),
+    call_id: identifier().nullable().optional().describe("Secondary id; results must echo it"),
+    name: identifier(256).describe("Tool name"),
     arguments: z
       .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
       .optional()
@@ -35,7 +35,7 @@ export const toolCallEventSchema = z
     deadline: z.iso.datetime({ offset: true }).optional().describe("After this instant the call is timed out"),
     timeout_ms: z.number().int().positive().max(366 * 24 * 3600 * 1000).optional().describe("Deadline relative to occurred_at"),
     subscription: z.boolean().optional().describe("The call starts a subscription: results append until cancelled"),
-    vendor: z.string().max(64).optional().describe("Encoding the call came from, e.g. anthropic, openai-chat, gemini, mcp"),
+    vendor: identifier(64).optional().describe("Encoding the call came from, e.g. anthropic, openai-chat, gemini, mcp"),
   })
   .meta({ id: "ToolCallEvent" });
 

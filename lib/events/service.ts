@@ -128,11 +128,13 @@ async function cancelSubscription(
   const at = occurredAt(event, receivedAt);
   const threadId = await threadFor(tx, context, event.group_id, at, null);
   await cancelCall(tx, call.id, at, call.status === "pending");
+  const reason = event.reason === undefined ? null : encodeStoredText(event.reason);
   const eventId = await createEvent(tx, {
     threadId,
     kind: "subscription_cancelled",
     toolCallId: call.id,
-    text: event.reason ?? null,
+    text: reason?.stored ?? null,
+    textEscaped: reason?.escaped ?? false,
     step: event.step ?? null,
     source: "api",
     occurredAt: at,

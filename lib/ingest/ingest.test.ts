@@ -178,6 +178,9 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
       ["display_as not an array", rawDelivery(toolResultMessage({ display_as: "diff" })), 422, "invalid", "display_as"],
       ["segment without type", rawDelivery(toolResultMessage({ display_as: [{ content: "x" }] })), 422, "invalid", "display_as[0].type"],
       ["empty group_id", rawDelivery(toolResultMessage({ group_id: "" })), 422, "invalid", "group_id"],
+      ["NUL in id", rawDelivery(toolResultMessage({ id: "call\u0000x" })), 422, "invalid", "id"],
+      ["lone surrogate in group_id", rawDelivery(toolResultMessage({ group_id: "g\ud800" })), 422, "invalid", "group_id"],
+      ["a raw NUL byte outside strings", rawDelivery(Buffer.from('{"type":"tool_result",\u0000}')), 400, "malformed_json", undefined],
     ] as const)("%s → %i with an audit row", async (_name, raw, status, code, path) => {
       const before = await t.database.client.delivery.count();
       const reply = await acceptToolResult(raw);

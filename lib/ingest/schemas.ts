@@ -1,8 +1,17 @@
 // The callback message of the tool-result protocol (seed: tool-result-callback-protocol), as zod: the one
 // source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
+import { isStorableAsIs } from "../results/text-codec.ts";
 
 export const ID_MAX = 512;
+
+/**
+ * An identifier (group_id, id, call_id, tool name): PostgreSQL cannot store NUL and both databases would
+ * turn a lone surrogate into U+FFFD, so such identifiers are rejected alike on both backends.
+ */
+export function identifier(max = ID_MAX) {
+  return z.string().min(1).max(max).refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" });
+}
 
 export const displaySegmentSchema = z
   .looseObject({
@@ -14,9 +23,9 @@ export const displaySegmentSchema = z
 export const callbackMessageSchema = z
   .looseObject({
     type: z.literal("tool_result", { error: 'type must be "tool_result"' }),
-    group_id: z.string().min(1).max(ID_MAX).describe("Conversation thread identifier of the original invocation"),
-    id: z.string().min(1).max(ID_MAX).describe("Tool call identifier of the original invocation"),
-    call_id: z.string().max(ID_MAX).nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
+    group_id: identifier().describe("Conversation thread identifier of the original invocation"),
+    id: identifier().describe("Tool call identifier of the original invocation"),
+    call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
     text: z.string().describe("Result content: plain text or JSON-encoded data, stored byte-for-byte"),
     display_as: z.array(displaySegmentSchema).nullable().optional().describe("Display segments for human-facing UIs"),
     subscription: z.boolean().nullable().optional().describe("true: this call started a subscription; later results append"),

@@ -43,6 +43,13 @@ function contentHash(message: CallbackMessage): string {
   return sha256Hex(JSON.stringify([message.text, message.display_as ?? null, message.call_id ?? null]));
 }
 
+// Audit columns hold text derived from untrusted input (error messages quote the body, headers): make it
+// storable on both databases (PostgreSQL rejects NUL) without hiding what it was.
+function auditText(text: string | null): string | null {
+  if (text === null) return null;
+  return text.replaceAll("\u0000", "\\u0000").toWellFormed();
+}
+
 function baseDelivery(raw: RawDelivery, webhookId: string | null): Omit<NewDelivery, "outcome" | "httpStatus" | "reason" | "result"> {
   const truncated = raw.tooLarge;
   return {
@@ -50,18 +57,18 @@ function baseDelivery(raw: RawDelivery, webhookId: string | null): Omit<NewDeliv
     groupId: null,
     callKey: null,
     toolCallId: null,
-    contentType: raw.contentType?.slice(0, 200) ?? null,
+    contentType: auditText(raw.contentType?.slice(0, 200) ?? null),
     bodyBytes: raw.receivedBytes,
     bodySha256: truncated ? null : sha256Hex(raw.body),
     rawBody: truncated ? raw.body.subarray(0, TOO_LARGE_AUDIT_PREFIX) : raw.body,
     rawBodyTruncated: truncated,
-    remoteAddress: raw.remoteAddress,
-    webhookId: webhookId ?? raw.signature.id?.slice(0, 200) ?? null,
+    remoteAddress: auditText(raw.remoteAddress),
+    webhookId: auditText(webhookId ?? raw.signature.id?.slice(0, 200) ?? null),
   };
 }
 
 function rejectionDelivery(item: RejectedItem): NewDelivery {
-  return { ...baseDelivery(item.raw, item.webhookId), outcome: item.outcome, httpStatus: item.error.status, reason: item.error.message, result: null };
+  return { ...baseDelivery(item.raw, item.webhookId), outcome: item.outcome, httpStatus: item.error.status, reason: auditText(item.error.message), result: null };
 }
 
 function acceptedBody(message: CallbackMessage, result: { id: number; ordinal: number; textSha256: string; late: boolean }): AcceptedResult {
@@ -123,7 +130,7 @@ async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<Callbac
     if (decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict") {
       const error = new AppError(decision.kind, decision.reason);
       const kept = decision.kind === "conflict" && call?.latest ? call.latest.ref : null;
-      write.deliveries.push({ ...delivery, outcome: decision.kind, httpStatus: error.status, reason: decision.reason, result: kept });
+      write.deliveries.push({ ...delivery, outcome: decision.kind, httpStatus: error.status, reason: auditText(decision.reason), result: kept });
       plans.push({ kind: "error", reply: { status: error.status, body: error.toBody(), outcome: decision.kind } });
       continue;
     }
