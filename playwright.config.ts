@@ -10,7 +10,8 @@ const chromium = findChromium();
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results/e2e",
+  // Per-port output, so parallel runs (different E2E_PORTs) never delete each other's artifacts.
+  outputDir: process.env.E2E_PORT ? `test-results/e2e-${process.env.E2E_PORT}` : "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -1,0 +1,17 @@
+// /pending – every call awaiting a result across threads, live; active subscriptions apart.
+import type { Metadata } from "next";
+import { PendingLive } from "@/components/pending/pending-live.tsx";
+import { requestOrigin } from "@/lib/overview/request-origin.ts";
+import { pendingQuerySchema } from "@/lib/pending/schemas.ts";
+import { getPendingSnapshot } from "@/lib/pending/service.ts";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Pending calls" };
+
+export default async function PendingPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const { sort } = pendingQuerySchema.parse({ sort: Array.isArray(params.sort) ? params.sort[0] : params.sort });
+  const [snapshot, origin] = await Promise.all([getPendingSnapshot({ sort }), requestOrigin()]);
+  // Keyed by sort: switching order starts a fresh live list instead of merging two orders.
+  return <PendingLive key={sort} initial={snapshot} origin={origin} />;
+}

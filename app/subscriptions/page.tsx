@@ -1,0 +1,13 @@
+// /subscriptions – active and cancelled subscriptions, results received, last result time (live).
+import type { Metadata } from "next";
+import { SubscriptionsLive } from "@/components/subscriptions/subscriptions-live.tsx";
+import { requestOrigin } from "@/lib/overview/request-origin.ts";
+import { getSubscriptionsSnapshot } from "@/lib/subscriptions/service.ts";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Subscriptions" };
+
+export default async function SubscriptionsPage() {
+  const [snapshot, origin] = await Promise.all([getSubscriptionsSnapshot(), requestOrigin()]);
+  return <SubscriptionsLive initial={snapshot} origin={origin} />;
+}

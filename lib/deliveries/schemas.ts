@@ -1,0 +1,95 @@
+// The callback audit log (Delivery rows): filter and cursor parameters, and the DTOs of the service, the API
+// routes and the components. Client-safe: the outcome list is repeated from lib/ingest (which pulls in
+// node:crypto); deliveries.test.ts fails if the two ever differ.
+import { z } from "zod";
+
+export const AUDIT_OUTCOMES = [
+  "accepted",
+  "duplicate",
+  "late",
+  "conflict",
+  "unknown_call",
+  "call_id_mismatch",
+  "invalid",
+  "malformed_json",
+  "unsupported_media_type",
+  "too_large",
+  "unauthorized",
+  "failed",
+] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const DELIVERY_PAGE_SIZE = 50;
+const ID_MAX = 512;
+
+/** `<receivedAt epoch ms>.<id>`: the last row of the previous page (newest first: receivedAt desc, id desc). */
+export const deliveryCursorSchema = z.string().regex(/^\d{1,15}\.\d{1,15}$/, "cursor must look like <epochMs>.<id>");
+
+export const deliveryQuerySchema = z.object({
+  outcome: z.enum(AUDIT_OUTCOMES).optional(),
+  group: z.string().min(1).max(ID_MAX).optional().describe("The group_id the delivery named (thread id)"),
+  cursor: deliveryCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+export type DeliveryQuery = z.infer<typeof deliveryQuerySchema>;
+
+export type DeliveryCursor = { receivedAt: Date; id: number };
+
+export function encodeDeliveryCursor(row: { receivedAt: string; id: number }): string {
+  return `${Date.parse(row.receivedAt)}.${row.id}`;
+}
+
+export function decodeDeliveryCursor(cursor: string): DeliveryCursor {
+  const [ms, id] = cursor.split(".");
+  return { receivedAt: new Date(Number(ms)), id: Number(id) };
+}
+
+export type DeliveryRow = {
+  id: number;
+  receivedAt: string;
+  outcome: string;
+  httpStatus: number;
+  reason: string | null;
+  groupId: string | null;
+  callKey: string | null;
+  /** Set when the delivery named a registered call: links to /calls/<id>. */
+  toolCallId: number | null;
+  resultId: number | null;
+  /** A thread with this group id exists (an unknown-call delivery may name one that does not). */
+  threadExists: boolean;
+  contentType: string | null;
+  bodyBytes: number;
+  bodySha256: string | null;
+  rawBodyTruncated: boolean;
+  remoteAddress: string | null;
+  webhookId: string | null;
+};
+
+export type DeliveryPage = {
+  generatedAt: string;
+  filters: { outcome?: AuditOutcome; group?: string };
+  cursor: string | null;
+  items: DeliveryRow[];
+  /** The cursor of the next (older) page, or null on the last page. */
+  nextCursor: string | null;
+  /** Deliveries per outcome (within the group filter, if any), for the filter. */
+  outcomeCounts: Partial<Record<string, number>>;
+};
+
+export type DeliveryBody = {
+  id: number;
+  contentType: string | null;
+  /** Bytes the sender sent; the stored prefix is shorter when the body was over the size limit. */
+  bodyBytes: number;
+  storedBytes: number;
+  /** The stored bytes decoded as UTF-8 (invalid sequences become U+FFFD), at most `DISPLAY_LIMIT_BYTES` of them. */
+  text: string;
+  shownBytes: number;
+  validUtf8: boolean;
+  truncatedAtReceipt: boolean;
+  bodySha256: string | null;
+  /** sha256 of the stored bytes equals the one recorded on receipt (null: nothing recorded, e.g. too large). */
+  sha256Verified: boolean | null;
+};
+
+export const DISPLAY_LIMIT_BYTES = 256 * 1024;

@@ -1,0 +1,53 @@
+// The overview (home page and GET /api/overview): what this instance holds and what needs attention now.
+import { getDatabase, type Database } from "../db/client.ts";
+import { listPendingCalls } from "../pending/service.ts";
+import {
+  countCallsByStatus,
+  countDeliveriesByOutcome,
+  countLowConfidence,
+  countResultsSince,
+  countRows,
+  countSubscriptionsByState,
+  findLowConfidenceResults,
+  findRecentThreads,
+} from "./repository.ts";
+import { CALL_STATUSES, type OverviewData } from "./schemas.ts";
+
+/**
+ * The seed's "ask for more information or a human" band (confidence < 0.5). A number because the database
+ * filters on it; overview.test.ts checks it against confidenceBand, the one definition of the bands.
+ */
+export const LOW_CONFIDENCE_BELOW = 0.5;
+export const OVERVIEW_LIST_SIZE = 10;
+export const OVERVIEW_RECENT_THREADS = 8;
+const HOUR_MS = 60 * 60 * 1000;
+
+export async function getOverview(options: { database?: Database; now?: Date } = {}): Promise<OverviewData> {
+  const database = options.database ?? (await getDatabase());
+  const db = database.client;
+  const now = options.now ?? new Date();
+  const [counts, byStatus, resultsLastHour, lowTotal, lowNewest, pending, subscriptions, byOutcome, recentThreads] = await Promise.all([
+    countRows(db),
+    countCallsByStatus(db),
+    countResultsSince(db, new Date(now.getTime() - HOUR_MS)),
+    countLowConfidence(db, LOW_CONFIDENCE_BELOW),
+    findLowConfidenceResults(db, { below: LOW_CONFIDENCE_BELOW, limit: OVERVIEW_LIST_SIZE }),
+    listPendingCalls({ sort: "oldest", limit: OVERVIEW_LIST_SIZE, database }),
+    countSubscriptionsByState(db),
+    countDeliveriesByOutcome(db),
+    findRecentThreads(db, OVERVIEW_RECENT_THREADS),
+  ]);
+  const callsByStatus: Record<string, number> = Object.fromEntries(CALL_STATUSES.map((status) => [status, 0]));
+  for (const [status, count] of byStatus) callsByStatus[status] = count;
+  return {
+    generatedAt: now.toISOString(),
+    counts,
+    callsByStatus,
+    resultsLastHour,
+    lowConfidence: { total: lowTotal, below: LOW_CONFIDENCE_BELOW, newest: lowNewest },
+    pending,
+    subscriptions: { active: subscriptions.get("active") ?? 0, cancelled: subscriptions.get("cancelled") ?? 0 },
+    deliveriesByOutcome: [...byOutcome].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome)),
+    recentThreads,
+  };
+}

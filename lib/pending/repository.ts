@@ -1,0 +1,36 @@
+// Prisma access for pending calls: status "pending" and not a subscription (subscriptions are listed apart).
+import type { ModelClient } from "../db/client.ts";
+import type { PendingCall, PendingSort } from "./schemas.ts";
+
+const PENDING = { status: "pending", subscription: null } as const;
+
+export async function countPendingCalls(db: ModelClient): Promise<number> {
+  return db.toolCall.count({ where: PENDING });
+}
+
+/** Served by the (status, requestedAt) index; the id breaks ties so the order is total and stable. */
+export async function findPendingCalls(db: ModelClient, options: { sort: PendingSort; limit: number }): Promise<PendingCall[]> {
+  const direction = options.sort === "oldest" ? "asc" : "desc";
+  const calls = await db.toolCall.findMany({
+    where: PENDING,
+    orderBy: [{ requestedAt: direction }, { id: direction }],
+    take: options.limit,
+    select: {
+      id: true,
+      groupId: true,
+      callKey: true,
+      callId: true,
+      toolName: true,
+      vendor: true,
+      step: true,
+      requestedAt: true,
+      deadlineAt: true,
+    },
+  });
+  return calls.map(({ id, requestedAt, deadlineAt, ...call }) => ({
+    callRowId: id,
+    ...call,
+    requestedAt: requestedAt.toISOString(),
+    deadlineAt: deadlineAt?.toISOString() ?? null,
+  }));
+}

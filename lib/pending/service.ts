@@ -1,0 +1,25 @@
+// Pending calls across threads, for the /pending page, its API route and the overview's "oldest pending".
+import { getDatabase, type Database } from "../db/client.ts";
+import { listSubscriptions } from "../subscriptions/service.ts";
+import { countPendingCalls, findPendingCalls } from "./repository.ts";
+import type { PendingCallList, PendingSnapshot, PendingSort } from "./schemas.ts";
+
+/** The page lists this many; beyond that it says how many more there are (a live list of thousands helps nobody). */
+export const PENDING_LIMIT = 500;
+/** Active subscriptions shown beside the pending calls; /subscriptions has the full list. */
+export const PENDING_PAGE_SUBSCRIPTIONS = 50;
+
+export async function listPendingCalls(options: { sort: PendingSort; limit: number; database?: Database }): Promise<PendingCallList> {
+  const db = options.database ?? (await getDatabase());
+  const [total, calls] = await Promise.all([countPendingCalls(db.client), findPendingCalls(db.client, { sort: options.sort, limit: options.limit })]);
+  return { total, calls };
+}
+
+export async function getPendingSnapshot(options: { sort: PendingSort; database?: Database; now?: Date }): Promise<PendingSnapshot> {
+  const database = options.database ?? (await getDatabase());
+  const [pending, subscriptions] = await Promise.all([
+    listPendingCalls({ sort: options.sort, limit: PENDING_LIMIT, database }),
+    listSubscriptions({ state: "active", limit: PENDING_PAGE_SUBSCRIPTIONS, database }),
+  ]);
+  return { generatedAt: (options.now ?? new Date()).toISOString(), sort: options.sort, limit: PENDING_LIMIT, pending, subscriptions };
+}
