@@ -69,6 +69,26 @@ describe.each(testBackends())("trace events on $provider", (backend) => {
     expect(timeline.filter((e) => e.step === 1)).toHaveLength(2);
   });
 
+  it("registers a batch of new calls in order, with their timeline events", async () => {
+    const group = uniqueId("bulk");
+    const batch = Array.from({ length: 1000 }, (_, i) => toolCallEvent({ group_id: group, id: `call_${i}`, step: Math.floor(i / 3), arguments: i === 7 ? '{"broken"' : { i } }));
+    const reply = await record(batch);
+    const results = (reply.body as { results: { index: number; status: number; body: { id: string; event_id: number } }[] }).results;
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    expect(results.map((r) => r.body.id)).toEqual(batch.map((e) => e.id));
+    const eventIds = results.map((r) => r.body.event_id);
+    expect([...eventIds].sort((a, b) => a - b)).toEqual(eventIds);
+    const thread = await t.database.client.thread.findUniqueOrThrow({ where: { groupId: group }, select: { id: true } });
+    const timeline = await t.database.client.event.findMany({ where: { threadId: thread.id }, orderBy: { id: "asc" }, select: { id: true, kind: true, step: true } });
+    expect(timeline.map((e) => e.id)).toEqual(eventIds);
+    expect(timeline[5]?.step).toBe(1);
+    const broken = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: group, callKey: "call_7" } });
+    expect(broken).toMatchObject({ argumentsText: '{"broken"', argumentsJson: null, status: "pending" });
+    // The same batch again: every registration answers like the first time.
+    const again = await record(batch);
+    expect((again.body as { results: { status: number; body: unknown }[] }).results.map((r) => r.body)).toEqual(results.map((r) => r.body));
+  });
+
   it("keeps invalid JSON arguments verbatim with the parse error", async () => {
     const event = toolCallEvent({ arguments: '{"city": "Paris"' });
     await record(event);

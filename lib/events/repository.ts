@@ -1,5 +1,6 @@
 // Prisma access for the runtime's trace events: threads, call registrations, timeline rows.
 import type { ModelClient } from "../db/client.ts";
+import { multiRowInserts, type SqlValue } from "../db/sql.ts";
 
 export async function ensureThread(tx: ModelClient, groupId: string, at: Date, vendor: string | null): Promise<number> {
   const thread = await tx.thread.upsert({
@@ -84,4 +85,49 @@ export async function cancelCall(tx: ModelClient, toolCallId: number, at: Date, 
     data: { subscription: "cancelled", ...(wasPending ? { status: "cancelled", completedAt: at } : {}) },
     select: { id: true },
   });
+}
+
+export async function anyCallExists(tx: ModelClient, keys: { groupId: string; callKey: string }[]): Promise<boolean> {
+  const byGroup = new Map<string, string[]>();
+  for (const key of keys) byGroup.set(key.groupId, [...(byGroup.get(key.groupId) ?? []), key.callKey]);
+  for (const [groupId, callKeys] of byGroup) {
+    // Chunks stay under SQLite's 999-parameter limit that Prisma assumes.
+    for (let start = 0; start < callKeys.length; start += 900) {
+      const found = await tx.toolCall.findFirst({ where: { groupId, callKey: { in: callKeys.slice(start, start + 900) } }, select: { id: true } });
+      if (found) return true;
+    }
+  }
+  return false;
+}
+
+export type NewCallWithEvent = { call: NewCall; step: number | null };
+
+const CALL_COLUMNS = [
+  "threadId", "groupId", "callKey", "callId", "toolName", "argumentsText", "argumentsEscaped", "argumentsJson", "argumentsError",
+  "declarationJson", "outputSchemaJson", "vendor", "step", "subscription", "requestedAt", "deadlineAt", "registrationSha256", "status",
+] as const;
+
+/**
+ * Inserts new calls and their tool_call timeline events with multi-row INSERTs (events in the given order);
+ * returns the row ids in input order.
+ */
+export async function insertCallsWithEvents(tx: ModelClient, rows: NewCallWithEvent[], source: string): Promise<{ callId: number; eventId: number }[]> {
+  const callIds = new Map<string, number>();
+  const callRows = rows.map(({ call }) => CALL_COLUMNS.map((column): SqlValue => (column === "status" ? "pending" : call[column])));
+  for (const statement of multiRowInserts("ToolCall", CALL_COLUMNS, callRows, ["id", "groupId", "callKey"])) {
+    for (const row of await tx.$queryRaw<{ id: number | bigint; groupId: string; callKey: string }[]>(statement)) {
+      callIds.set(JSON.stringify([row.groupId, row.callKey]), Number(row.id));
+    }
+  }
+  const ids = rows.map(({ call }) => {
+    const id = callIds.get(JSON.stringify([call.groupId, call.callKey]));
+    if (id === undefined) throw new Error(`call ${call.callKey} was not returned by the insert`);
+    return id;
+  });
+  const eventIds = new Map<number, number>();
+  const eventRows = rows.map(({ call, step }, index) => [call.threadId, "tool_call", ids[index] ?? null, step, source, call.requestedAt, false]);
+  for (const statement of multiRowInserts("Event", ["threadId", "kind", "toolCallId", "step", "source", "occurredAt", "textEscaped"], eventRows, ["id", "toolCallId"])) {
+    for (const row of await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint }[]>(statement)) eventIds.set(Number(row.toolCallId), Number(row.id));
+  }
+  return ids.map((callId) => ({ callId, eventId: eventIds.get(callId) ?? 0 }));
 }

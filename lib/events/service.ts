@@ -7,6 +7,7 @@ import { formatIssuePath } from "../ingest/raw-delivery.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
 import {
+  anyCallExists,
   cancelCall,
   createCall,
   createEvent,
@@ -14,6 +15,9 @@ import {
   touchThread,
   findLatestEventOfCall,
   findRegisteredCall,
+  insertCallsWithEvents,
+  type NewCall,
+  type NewCallWithEvent,
 } from "./repository.ts";
 import { MAX_BATCH, traceEventSchema, type EventRecorded, type ToolCallEvent, type TraceEvent } from "./schemas.ts";
 
@@ -73,21 +77,12 @@ export function describeArguments(args: ToolCallEvent["arguments"]): {
   }
 }
 
-async function registerCall(tx: ModelClient, context: BatchContext, event: ToolCallEvent, receivedAt: Date): Promise<EventReply> {
+function newCallRow(event: ToolCallEvent, threadId: number, receivedAt: Date): NewCall {
   const at = occurredAt(event, receivedAt);
-  const hash = registrationHash(event);
-  const existing = await findRegisteredCall(tx, event.group_id, event.id);
-  if (existing) {
-    if (existing.registrationSha256 !== hash) {
-      throw new AppError("conflict", `Call "${event.id}" is already registered in thread "${event.group_id}" with different content`);
-    }
-    return { status: 200, body: recorded(event, existing.eventId ?? 0, event.id) };
-  }
-  const threadId = await threadFor(tx, context, event.group_id, at, event.vendor ?? null);
   const args = describeArguments(event.arguments);
   const encodedArgs = args.text === null ? null : encodeStoredText(args.text);
   const deadline = event.deadline ? new Date(event.deadline) : event.timeout_ms ? new Date(at.getTime() + event.timeout_ms) : null;
-  const callRowId = await createCall(tx, {
+  return {
     threadId,
     groupId: event.group_id,
     callKey: event.id,
@@ -104,8 +99,22 @@ async function registerCall(tx: ModelClient, context: BatchContext, event: ToolC
     subscription: event.subscription ? "active" : null,
     requestedAt: at,
     deadlineAt: deadline,
-    registrationSha256: hash,
-  });
+    registrationSha256: registrationHash(event),
+  };
+}
+
+async function registerCall(tx: ModelClient, context: BatchContext, event: ToolCallEvent, receivedAt: Date): Promise<EventReply> {
+  const at = occurredAt(event, receivedAt);
+  const hash = registrationHash(event);
+  const existing = await findRegisteredCall(tx, event.group_id, event.id);
+  if (existing) {
+    if (existing.registrationSha256 !== hash) {
+      throw new AppError("conflict", `Call "${event.id}" is already registered in thread "${event.group_id}" with different content`);
+    }
+    return { status: 200, body: recorded(event, existing.eventId ?? 0, event.id) };
+  }
+  const threadId = await threadFor(tx, context, event.group_id, at, event.vendor ?? null);
+  const callRowId = await createCall(tx, newCallRow(event, threadId, receivedAt));
   const eventId = await createEvent(tx, { threadId, kind: "tool_call", toolCallId: callRowId, step: event.step ?? null, source: "api", occurredAt: at });
   return { status: 201, body: recorded(event, eventId, event.id) };
 }
@@ -222,6 +231,8 @@ async function recordAlone(db: Database, value: unknown, receivedAt: Date): Prom
  * If the transaction itself fails (e.g. a race with another process), every item is retried alone.
  */
 async function recordBatch(db: Database, values: unknown[], receivedAt: Date): Promise<EventReply[]> {
+  const fast = await registerNewCalls(db, values, receivedAt);
+  if (fast) return fast;
   try {
     return await db.transaction(
       async (tx) => {
@@ -245,6 +256,39 @@ async function recordBatch(db: Database, values: unknown[], receivedAt: Date): P
     for (const value of values) replies.push(await recordAlone(db, value, receivedAt));
     return replies;
   }
+}
+
+/**
+ * The common batch — only new tool_call registrations — written with multi-row INSERTs: a runtime or an
+ * import registering thousands of calls should not pay a round trip per row. Returns null (and writes
+ * nothing) when the batch holds anything else, so the general path decides it.
+ */
+async function registerNewCalls(db: Database, values: unknown[], receivedAt: Date): Promise<EventReply[] | null> {
+  const events: ToolCallEvent[] = [];
+  const keys = new Set<string>();
+  for (const value of values) {
+    const parsed = traceEventSchema.safeParse(value);
+    if (!parsed.success || parsed.data.type !== "tool_call") return null;
+    const key = JSON.stringify([parsed.data.group_id, parsed.data.id]);
+    if (keys.has(key)) return null;
+    keys.add(key);
+    events.push(parsed.data);
+  }
+  return db.transaction(
+    async (tx) => {
+      if (await anyCallExists(tx, events.map((e) => ({ groupId: e.group_id, callKey: e.id })))) return null;
+      const context = newContext();
+      const rows: NewCallWithEvent[] = [];
+      for (const event of events) {
+        const threadId = await threadFor(tx, context, event.group_id, occurredAt(event, receivedAt), event.vendor ?? null);
+        rows.push({ call: newCallRow(event, threadId, receivedAt), step: event.step ?? null });
+      }
+      const ids = await insertCallsWithEvents(tx, rows, "api");
+      await flushThreads(tx, context);
+      return events.map((event, index): EventReply => ({ status: 201, body: recorded(event, ids[index]?.eventId ?? 0, event.id) }));
+    },
+    { timeout: 120_000 },
+  );
 }
 
 /** POST /api/events: one event (answered with its own status) or an array (207, one result per item, in order). */

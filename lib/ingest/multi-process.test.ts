@@ -60,6 +60,8 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two proces
     const pairs = await Promise.all(
       Array.from({ length: CALLS }, (_, i) => Promise.all([post(ports[0] ?? 0, i, `same ${i}`), post(ports[1] ?? 0, i, i % 5 === 0 ? `other ${i}` : `same ${i}`)])),
     );
+    const failures = await t.database.client.delivery.findMany({ where: { outcome: "failed" }, select: { reason: true }, take: 3 });
+    expect(failures.map((f) => f.reason)).toEqual([]);
     for (const [i, [a, b]] of pairs.entries()) {
       expect([a.status, b.status].every((s) => s === 200 || s === 409), `call_${i}: ${a.status} ${b.status}`).toBe(true);
       if (i % 5 !== 0) expect(a).toEqual(b);

@@ -3,6 +3,7 @@
 // arrived while the previous one was committing, and each sender is answered only after that commit.
 import { config } from "../config.ts";
 import { getDatabase, type Database, type ModelClient } from "../db/client.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { analyzeResult, type ResultAnalysis } from "../results/analyze.ts";
 import { sha256Hex } from "../results/hash.ts";
@@ -242,25 +243,30 @@ export class CallbackWriter {
     }
     try {
       return await db.transaction((tx) => commitBatch(tx, items));
-    } catch (error) {
-      if (items.length === 1) return [await this.recordFailure(db, items[0], error)];
-      // One bad item (or a race with another process on the same call) must not fail its neighbours:
-      // retry each alone; what still fails is answered 503 and audited as failed.
+    } catch {
+      // One bad item, or a race with another process on the same call (its result committed between our
+      // read and our insert: a unique-key violation), must not fail its neighbours: retry each alone.
       const replies: CallbackReply[] = [];
-      for (const item of items) {
-        try {
-          replies.push(...(await db.transaction((tx) => commitBatch(tx, [item]))));
-        } catch (itemError) {
-          replies.push(await this.recordFailure(db, item, itemError));
-        }
-      }
+      for (const item of items) replies.push(await this.commitAlone(db, item));
       return replies;
     }
   }
 
-  private async recordFailure(db: Database, item: QueueItem | undefined, error: unknown): Promise<CallbackReply> {
+  /** One delivery in its own transaction; a lost race is retried, and then sees the winner's result. */
+  private async commitAlone(db: Database, item: QueueItem): Promise<CallbackReply> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [reply] = await db.transaction((tx) => commitBatch(tx, [item]));
+        return reply ?? failedReply();
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= 3) return this.recordFailure(db, item, error);
+      }
+    }
+  }
+
+  private async recordFailure(db: Database, item: QueueItem, error: unknown): Promise<CallbackReply> {
     console.error("[toolscope] could not store a delivery", error);
-    if (item) {
+    {
       const delivery = item.kind === "rejected" ? rejectionDelivery(item) : { ...baseDelivery(item.raw, item.webhookId), result: null };
       try {
         await db.transaction((tx) =>
