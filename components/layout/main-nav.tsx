@@ -10,6 +10,8 @@ const LINKS = [
   { href: "/subscriptions", label: "Subscriptions" },
   { href: "/deliveries", label: "Deliveries" },
   { href: "/insights", label: "Insights" },
+  { href: "/import", label: "Import" },
+  { href: "/compare", label: "Compare" },
 ] as const;
 
 export function MainNav() {

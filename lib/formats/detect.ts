@@ -98,12 +98,20 @@ export function parseTranscriptText(text: string, format?: FormatName): Canonica
   return parseTranscript(readJsonOrJsonl(text), format);
 }
 
-export function readJsonOrJsonl(text: string): unknown {
+/** Reports parse progress for JSONL input (lines read so far, total lines); a single JSON document is one step. */
+export type ParseProgress = (linesDone: number, linesTotal: number) => void;
+
+// How often JSONL progress is reported: often enough for a progress bar, rarely enough to cost nothing.
+const PROGRESS_EVERY_LINES = 2000;
+
+export function readJsonOrJsonl(text: string, onProgress?: ParseProgress): unknown {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   if (source.trim() === "") throw new FormatError("", "empty transcript");
   let documentError: string;
   try {
-    return JSON.parse(source);
+    const value: unknown = JSON.parse(source);
+    onProgress?.(1, 1);
+    return value;
   } catch (error) {
     documentError = errorMessage(error);
   }
@@ -114,6 +122,7 @@ export function readJsonOrJsonl(text: string): unknown {
   }
   const values: unknown[] = [];
   lines.forEach((line, index) => {
+    if (onProgress !== undefined && index % PROGRESS_EVERY_LINES === 0) onProgress(index, lines.length);
     if (line.trim() === "") return;
     try {
       values.push(JSON.parse(line));
@@ -122,6 +131,7 @@ export function readJsonOrJsonl(text: string): unknown {
       throw new FormatError(`line ${lineNumber}`, `invalid JSON on line ${lineNumber}: ${errorMessage(error)}`);
     }
   });
+  onProgress?.(lines.length, lines.length);
   return values;
 }
 

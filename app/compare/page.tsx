@@ -1,0 +1,87 @@
+// /compare?a=<group>&b=<group> – two threads side by side: calls aligned step by step, argument and result diffs.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ComparePicker } from "@/components/compare/compare-picker.tsx";
+import { CompareRows } from "@/components/compare/compare-rows.tsx";
+import { replayHref } from "@/components/replay/trace-hrefs.ts";
+import { threadHref } from "@/components/ui/hrefs.ts";
+import { AppError } from "@/lib/http/app-error.ts";
+import { compareThreads, listComparableThreads, MAX_COMPARED_CALLS, type CompareSide, type ThreadComparison } from "@/lib/traces/service.ts";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Compare threads" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+function single(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+}
+
+function SideSummary({ side, label }: { side: CompareSide; label: "A" | "B" }) {
+  return (
+    <div className="compare-side-summary">
+      <span className="compare-side-tag">{label}</span>{" "}
+      <Link className="mono" href={threadHref(side.groupId)}>
+        {side.groupId}
+      </Link>{" "}
+      <span className="small muted">
+        {side.vendor ? `${side.vendor} · ` : ""}
+        {side.callCount.toLocaleString("en-US")} calls
+        {side.shownCalls < side.callCount ? ` (first ${side.shownCalls.toLocaleString("en-US")} compared)` : ""}
+      </span>{" "}
+      <Link className="small" href={replayHref(side.groupId)}>
+        replay
+      </Link>
+    </div>
+  );
+}
+
+export default async function ComparePage({ searchParams }: { searchParams: SearchParams }) {
+  const query = await searchParams;
+  const a = single(query.a);
+  const b = single(query.b);
+  const threads = await listComparableThreads();
+  let comparison: ThreadComparison | null = null;
+  let problem: string | null = null;
+  if (a !== "" && b !== "") {
+    try {
+      comparison = await compareThreads({ a, b });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== "not_found") throw error;
+      problem = error.message;
+    }
+  }
+  return (
+    <>
+      <div className="page-header">
+        <div className="page-title">
+          <h1>Compare threads</h1>
+          <p className="page-description small muted">
+            A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON pretty-printed). Up to{" "}
+            {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
+          </p>
+        </div>
+      </div>
+      <ComparePicker a={a} b={b} threads={threads} />
+      {problem !== null ? (
+        <p className="card import-error" role="alert" data-testid="compare-error">
+          {problem}
+        </p>
+      ) : null}
+      {comparison !== null ? (
+        <section aria-label="Comparison" className="compare">
+          <div className="card compare-summary" data-testid="compare-summary">
+            <SideSummary side={comparison.a} label="A" />
+            <SideSummary side={comparison.b} label="B" />
+            <p className="small compare-counts">
+              <strong>{comparison.summary.matched}</strong> aligned · <strong>{comparison.summary.argumentsDiffer}</strong> with different arguments ·{" "}
+              <strong>{comparison.summary.resultsDiffer}</strong> with different results · <strong>{comparison.summary.onlyA}</strong> only in A ·{" "}
+              <strong>{comparison.summary.onlyB}</strong> only in B
+            </p>
+          </div>
+          {comparison.rows.length === 0 ? <p className="card muted">Neither thread has calls.</p> : <CompareRows rows={comparison.rows} />}
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+// The aligned calls of two threads, one card per step: what each side called, and how arguments and results differ.
+import { StatusBadge } from "@/components/ui/status-badge.tsx";
+import type { ComparedCall, CompareRow, TextDiff } from "@/lib/traces/compare-threads.ts";
+import { findSecrets, maskSecrets, revealInvisible } from "@/lib/results/flags.ts";
+import { UnifiedDiffView } from "./unified-diff-view.tsx";
+
+// One-sided texts are shown up to here; the thread page has the rest.
+const SIDE_TEXT_LIMIT = 4000;
+
+function present(text: string): string {
+  const cut = text.length > SIDE_TEXT_LIMIT ? `${text.slice(0, SIDE_TEXT_LIMIT)}\n… (${(text.length - SIDE_TEXT_LIMIT).toLocaleString("en-US")} more characters)` : text;
+  return revealInvisible(maskSecrets(cut, findSecrets(cut)));
+}
+
+function CallLabel({ call, side }: { call: ComparedCall | null; side: "A" | "B" }) {
+  if (call === null) return <span className="compare-call compare-call-missing">{side}: —</span>;
+  return (
+    <span className="compare-call">
+      <span className="compare-side-tag">{side}</span> <strong>{present(call.toolName)}</strong> <span className="mono small muted">{present(call.callKey)}</span>{" "}
+      <StatusBadge status={call.status} />
+      {call.resultCount > 1 ? <span className="small muted"> {call.resultCount} results (first compared)</span> : null}
+    </span>
+  );
+}
+
+function rowVerdict(row: CompareRow): { label: string; className: string } {
+  if (row.a === null) return { label: "only in B", className: "badge-warn" };
+  if (row.b === null) return { label: "only in A", className: "badge-warn" };
+  if (row.arguments.same && row.result.same) return { label: "same", className: "badge-ok" };
+  return { label: "differs", className: "badge-bad" };
+}
+
+function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; diff: TextDiff; a: string | null; b: string | null }) {
+  const name = title.toLowerCase();
+  if (diff.same) {
+    return (
+      <div className="compare-section">
+        <h3>{title}</h3> <span className="small muted">{a === null ? "none on either side" : "identical"}</span>
+      </div>
+    );
+  }
+  return (
+    <div className="compare-section">
+      <h3>{title}</h3>{" "}
+      {diff.diff !== null ? (
+        <>
+          <span className="small">
+            <span className="compare-added">+{diff.added}</span> <span className="compare-removed">−{diff.removed}</span>
+            {diff.prettyJson ? <span className="muted"> · JSON compared pretty-printed</span> : null}
+          </span>
+          <UnifiedDiffView diff={diff.diff} label={`${title} diff`} />
+        </>
+      ) : a !== null && b !== null ? (
+        <span className="small muted">differ in whitespace only (the JSON values are equal)</span>
+      ) : (
+        <>
+          <span className="small muted">{a === null && b === null ? "none" : `only ${a === null ? "B" : "A"} has ${name === "result" ? "a result" : "arguments"}`}</span>
+          {a ?? b ? <pre className="raw compare-side-text">{present(a ?? b ?? "")}</pre> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+export function CompareRows({ rows }: { rows: CompareRow[] }) {
+  return (
+    <ol className="compare-rows">
+      {rows.map((row) => {
+        const verdict = rowVerdict(row);
+        return (
+          <li key={row.index} className={`card compare-row compare-row-${verdict.label.replace(/\s/g, "-")}`} data-testid="compare-row">
+            <div className="compare-row-head">
+              <span className="compare-row-index mono">#{row.index + 1}</span>
+              <CallLabel call={row.a} side="A" />
+              <CallLabel call={row.b} side="B" />
+              <span className={`badge ${verdict.className}`}>{verdict.label}</span>
+            </div>
+            {verdict.label === "same" ? null : (
+              <>
+                <DiffSection title="Arguments" diff={row.arguments} a={row.a?.argumentsText ?? null} b={row.b?.argumentsText ?? null} />
+                <DiffSection title="Result" diff={row.result} a={row.a?.resultText ?? null} b={row.b?.resultText ?? null} />
+              </>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

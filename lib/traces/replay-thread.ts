@@ -1,0 +1,56 @@
+// Replay of a stored thread: its timeline as canonical events, and the vendor-shaped history at step N.
+import { getDatabase, type Database } from "../db/client.ts";
+import type { CanonicalEvent, FormatName, ToolDeclaration } from "../formats/canonical.ts";
+import { AppError } from "../http/app-error.ts";
+import { renderHistory } from "../replay/render-history.ts";
+import { toCanonicalTimeline } from "./canonical-timeline.ts";
+import { findThread, readAllEvents, readCalls, readResults } from "./repository.ts";
+import type { ReplayResult, ReplayVendorName } from "./schemas.ts";
+
+/** Everything the replay page needs; plain JSON (raw payloads included: renderers pass signatures back). */
+export type ReplayTrace = {
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  format: FormatName | null;
+  events: CanonicalEvent[];
+  declarations: ToolDeclaration[];
+  omitted: Record<string, number>;
+};
+
+export async function getReplayTrace(options: { groupId: string; database?: Database }): Promise<ReplayTrace> {
+  const db = options.database ?? (await getDatabase());
+  const thread = await findThread(db.client, options.groupId);
+  if (thread === null) throw new AppError("not_found", `No thread "${options.groupId}"`);
+  const events = await readAllEvents(db.client, thread.id);
+  const calls = await readCalls(db.client, thread.id);
+  const results = await readResults(db.client, thread.id);
+  const timeline = toCanonicalTimeline({ events, calls, results });
+  return {
+    groupId: thread.groupId,
+    title: thread.record.title,
+    vendor: thread.record.vendor,
+    format: timeline.format,
+    events: timeline.events,
+    declarations: timeline.declarations,
+    omitted: timeline.omitted,
+  };
+}
+
+/** The request body a vendor's API accepts as input after the first `step` events (default: all of them). */
+export async function renderThreadHistory(options: { groupId: string; vendor: ReplayVendorName; step?: number; database?: Database }): Promise<ReplayResult> {
+  const trace = await getReplayTrace(options);
+  const total = trace.events.length;
+  const step = Math.min(options.step ?? total, total);
+  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations);
+  return {
+    group_id: trace.groupId,
+    vendor: options.vendor,
+    step,
+    total,
+    request: rendered.request,
+    pending_call_ids: rendered.pendingCallIds,
+    skipped: rendered.skipped,
+    renamed_call_ids: rendered.renamedCallIds,
+  };
+}

@@ -1,0 +1,81 @@
+// Request and response shapes of the import, export and replay routes, as zod: one source for validation,
+// types, the client components and the OpenAPI document. Client-safe (no node imports).
+import { z } from "zod";
+import type { FormatName } from "../formats/canonical.ts";
+import { ID_MAX } from "../ingest/schemas.ts";
+
+export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp", "agent-stream"] as const;
+// Fails to compile when lib/formats gains or loses a format and this list does not follow.
+type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _vendorFormatsMatch: SameMembers<(typeof VENDOR_FORMATS)[number], FormatName> = true;
+
+export const IMPORT_FORMATS = [...VENDOR_FORMATS, "toolscope"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const FORMAT_LABELS: Record<ImportFormat, string> = {
+  anthropic: "Anthropic Messages",
+  "openai-chat": "OpenAI Chat Completions",
+  "openai-responses": "OpenAI Responses",
+  gemini: "Gemini generateContent",
+  mcp: "MCP JSON-RPC log",
+  "agent-stream": "Agent response stream",
+  toolscope: "Toolscope JSONL export",
+};
+
+export const REPLAY_VENDORS = ["anthropic", "openai-chat", "openai-responses", "gemini"] as const;
+export type ReplayVendorName = (typeof REPLAY_VENDORS)[number];
+export const REPLAY_VENDOR_LABELS: Record<ReplayVendorName, string> = {
+  anthropic: "Anthropic Messages",
+  "openai-chat": "OpenAI Chat Completions",
+  "openai-responses": "OpenAI Responses",
+  gemini: "Gemini",
+};
+
+export const importQuerySchema = z
+  .object({
+    format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` }).optional().describe("Overrides format detection"),
+    group_id: z.string().min(1).max(ID_MAX).optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
+    name: z.string().max(200).optional().describe("Title of the new thread, e.g. the file name"),
+  })
+  .meta({ id: "ImportQuery" });
+export type ImportQuery = z.infer<typeof importQuerySchema>;
+
+export const importIssueSchema = z.object({ path: z.string(), message: z.string() }).meta({ id: "ImportIssue" });
+
+export const importResultSchema = z
+  .object({
+    group_id: z.string(),
+    format: z.enum(IMPORT_FORMATS),
+    created: z.boolean().describe("false: the same input was imported before; nothing was written"),
+    counts: z.object({
+      events: z.number().int().describe("Timeline events (canonical events of a transcript; event rows of an export)"),
+      calls: z.number().int(),
+      results: z.number().int(),
+      deliveries: z.number().int(),
+      issues: z.number().int(),
+    }),
+    issues: z.array(importIssueSchema).describe("What the adapter could not map; nothing was dropped (each is an import_issue event)"),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+export const replayQuerySchema = z
+  .object({
+    vendor: z.enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` }).default("anthropic"),
+    step: z.coerce.number().int().min(0).optional().describe("Events included (0 = none); default: all"),
+  })
+  .meta({ id: "ReplayQuery" });
+
+export const replayResultSchema = z
+  .object({
+    group_id: z.string(),
+    vendor: z.enum(REPLAY_VENDORS),
+    step: z.number().int(),
+    total: z.number().int(),
+    request: z.unknown().describe("The request body the vendor's API accepts as input at this step"),
+    pending_call_ids: z.array(z.string()),
+    skipped: z.array(z.object({ index: z.number().int(), reason: z.string() })),
+    renamed_call_ids: z.record(z.string(), z.string()),
+  })
+  .meta({ id: "ReplayResult" });
+export type ReplayResult = z.infer<typeof replayResultSchema>;
