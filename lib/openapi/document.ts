@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of Toolscope's public HTTP contract, generated from the zod schemas the routes use.
 import { z } from "zod";
 import { ERROR_STATUS } from "../http/app-error.ts";
+import { importIssueSchema, importQuerySchema, importResultSchema, replayQuerySchema, replayResultSchema } from "../traces/schemas.ts";
 import { acceptedResultSchema, callbackMessageSchema, displaySegmentSchema } from "../ingest/schemas.ts";
 import {
   batchResultSchema,
@@ -45,6 +46,7 @@ function componentSchemas(named: Record<string, z.ZodType>): Record<string, Json
   const nested = {
     DisplaySegment: displaySegmentSchema,
     ToolDeclaration: toolDeclarationSchema,
+    ImportIssue: importIssueSchema,
     ToolCallEvent: toolCallEventSchema,
     OutputTextEvent: outputTextEventSchema,
     MessageEvent: messageEventSchema,
@@ -60,6 +62,18 @@ function componentSchemas(named: Record<string, z.ZodType>): Record<string, Json
       return [id, rest];
     }),
   );
+}
+
+/** Query parameters from a zod object schema, one OpenAPI parameter per field. */
+function queryParameters(schema: z.ZodObject): { name: string; in: "query"; required: boolean; schema: JsonSchema; description?: string }[] {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+    ...(typeof property.description === "string" ? { description: property.description } : {}),
+  }));
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -119,6 +133,41 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      "/api/import": {
+        post: {
+          operationId: "importTranscript",
+          summary: "Import a vendor transcript (Anthropic, OpenAI Chat/Responses, Gemini, MCP, agent stream) or a Toolscope export",
+          parameters: queryParameters(importQuerySchema),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: {} }, "application/x-ndjson": { schema: { type: "string" } }, "text/plain": { schema: { type: "string" } } },
+          },
+          responses: {
+            "200": { description: "The same input was imported before; nothing was written", content: { "application/json": { schema: ref("ImportResult") } } },
+            "201": { description: "Imported as a new thread", content: { "application/json": { schema: ref("ImportResult") } } },
+            "409": errorResponse("A different thread already has this group id"),
+            "413": errorResponse("Body too large (use the CLI: npm run toolscope -- import <file>)"),
+            "415": errorResponse("Unsupported content type"),
+            "422": errorResponse("Malformed transcript: the message names the item and field"),
+          },
+        },
+      },
+      "/api/threads/{group_id}/export": {
+        get: {
+          operationId: "exportThread",
+          summary: "Export a thread as lossless Toolscope JSONL (every event, call, result and delivery with raw bodies and hashes)",
+          parameters: [{ name: "group_id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "Toolscope JSONL", content: { "application/x-ndjson": { schema: { type: "string" } } } }, "404": errorResponse("No such thread") },
+        },
+      },
+      "/api/threads/{group_id}/replay": {
+        get: {
+          operationId: "replayThread",
+          summary: "The message history at step N, as the request body a vendor's API accepts",
+          parameters: [{ name: "group_id", in: "path", required: true, schema: { type: "string" } }, ...queryParameters(replayQuerySchema)],
+          responses: { "200": { description: "History at step N", content: { "application/json": { schema: ref("ReplayResult") } } }, "404": errorResponse("No such thread") },
+        },
+      },
       "/api/health": {
         get: {
           operationId: "getHealth",
@@ -140,6 +189,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         EventBatchResult: batchResultSchema,
         Health: healthSchema,
         Error: errorBodySchema,
+        ImportResult: importResultSchema,
+        ReplayResult: replayResultSchema,
       }),
     },
   };
