@@ -1,0 +1,82 @@
+// /calls/{callRowId} – one call and everything that came back for it: results (display segments, raw text,
+// envelope, MCP, schema, flags) and the deliveries that reached it. Live while results may still arrive.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CallOverview } from "@/components/result/call-overview.tsx";
+import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
+import { LiveRefresh } from "@/components/result/live-refresh.tsx";
+import { ResultCard } from "@/components/result/result-card.tsx";
+import { threadPath } from "@/components/thread/api-client.ts";
+import { EmptyState } from "@/components/ui/empty-state.tsx";
+import { rowIdSchema, type CallDetail } from "@/lib/calls/schemas.ts";
+import { getCallDetail } from "@/lib/calls/service.ts";
+import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
+import { AppError } from "@/lib/http/app-error.ts";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ callRowId: string }>;
+
+async function load(params: Params): Promise<CallDetail> {
+  const parsed = rowIdSchema.safeParse((await params).callRowId);
+  if (!parsed.success) notFound();
+  try {
+    return await getCallDetail({ callRowId: parsed.data });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  return { title: `Call ${(await params).callRowId}` };
+}
+
+export default async function CallPage({ params }: { params: Params }) {
+  const detail = await load(params);
+  const { call } = detail;
+  const live = call.status === "pending" || call.subscription === "active";
+  return (
+    <>
+      <nav className="breadcrumbs small" aria-label="Breadcrumbs">
+        <Link href="/threads">Threads</Link> <span aria-hidden="true">/</span>{" "}
+        <Link href={threadPath(call.groupId)} className="mono">
+          {presentUntrustedText(call.groupId)}
+        </Link>{" "}
+        <span aria-hidden="true">/</span> <span className="mono">{presentUntrustedText(call.callKey)}</span>
+        <LiveRefresh active={live} />
+      </nav>
+      <CallOverview call={call} events={detail.events} />
+
+      <section className="results-section" aria-labelledby="results-title">
+        <h2 id="results-title" className="section-title">
+          Results <span className="muted">({call.resultCount.toLocaleString("en-US")})</span>
+        </h2>
+        {detail.resultsOmitted > 0 ? (
+          <p className="small muted">The {detail.results.length} newest results are shown; {detail.resultsOmitted.toLocaleString("en-US")} earlier ones are not.</p>
+        ) : null}
+        {detail.results.length === 0 ? (
+          <EmptyState title={call.status === "pending" ? "Waiting for a result" : "No result"}>
+            <p>
+              {call.status === "pending"
+                ? "The tool has not posted a result for this call yet. This page updates by itself when one arrives."
+                : "This call ended without a result."}
+            </p>
+          </EmptyState>
+        ) : (
+          detail.results.map((result) => <ResultCard key={result.id} result={result} outputSchema={call.outputSchema} />)
+        )}
+      </section>
+
+      <section className="deliveries-section" aria-labelledby="deliveries-title">
+        <h2 id="deliveries-title" className="section-title">
+          Deliveries <span className="muted">({(detail.deliveries.length + detail.deliveriesOmitted).toLocaleString("en-US")})</span>
+        </h2>
+        <p className="small muted">Every POST to the callback route that named this call, whatever became of it.</p>
+        {detail.deliveries.length === 0 ? <p className="muted">None yet.</p> : <DeliveriesTable callRowId={call.id} deliveries={detail.deliveries} />}
+        {detail.deliveriesOmitted > 0 ? <p className="small muted">{detail.deliveriesOmitted.toLocaleString("en-US")} more deliveries are not listed.</p> : null}
+      </section>
+    </>
+  );
+}

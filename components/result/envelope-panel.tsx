@@ -1,0 +1,183 @@
+// The result envelope (seed: tool-result-envelope): success, confidence as a bar in the seed's bands with
+// the suggested action, nextAction, error, sources (only http(s) URLs are links), meta, data — and, for a
+// partial or invalid envelope, exactly what is wrong.
+import type { EnvelopeView } from "@/lib/calls/schemas.ts";
+import { safeHttpUrl } from "@/lib/calls/safe-links.ts";
+import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
+import { confidenceBand } from "@/lib/results/envelope.ts";
+import type { EnvelopeSource } from "@/lib/results/envelope.ts";
+import { DurationText } from "./duration-text.tsx";
+import { JsonView } from "./json-tree.tsx";
+
+const BAND_NAMES = { high: "high", medium: "medium — uncertain", low: "low" } as const;
+
+export function ConfidenceMeter({ confidence }: { confidence: number }) {
+  const band = confidenceBand(confidence);
+  const width = `${Math.max(0, Math.min(1, confidence)) * 100}%`;
+  return (
+    <div className="confidence-meter" data-band={band.band}>
+      <div className="confidence-row">
+        <div
+          className={`meter meter-${band.band}`}
+          role="meter"
+          aria-label="Confidence"
+          aria-valuemin={0}
+          aria-valuemax={1}
+          aria-valuenow={confidence}
+          aria-valuetext={`${confidence} (${BAND_NAMES[band.band]})`}
+        >
+          <span style={{ width }} />
+          <i className="meter-tick" style={{ left: "50%" }} aria-hidden="true" />
+          <i className="meter-tick" style={{ left: "80%" }} aria-hidden="true" />
+        </div>
+        <strong className="mono" data-testid="confidence-value">
+          {confidence.toFixed(2)}
+        </strong>
+        <span className={`badge badge-${band.band === "high" ? "ok" : band.band === "medium" ? "warn" : "bad"}`}>{BAND_NAMES[band.band]}</span>
+      </div>
+      <p className="small muted confidence-suggestion">Suggested: {band.suggestion}</p>
+      {band.band === "low" ? (
+        <div className="notice notice-bad" role="note" data-testid="confidence-warning">
+          <strong>Low confidence ({confidence}).</strong> Below 0.5 the envelope convention says not to act on this result: ask the user for more
+          information or hand it to a human.
+        </div>
+      ) : band.band === "medium" ? (
+        <div className="notice notice-warn" role="note" data-testid="confidence-note">
+          <strong>Uncertain ({confidence}).</strong> Treat the answer as unverified; check it further if it matters.
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Source({ source, revealSecrets }: { source: EnvelopeSource; revealSecrets: boolean }) {
+  const url = source.url === undefined ? null : safeHttpUrl(source.url);
+  const name = source.label ?? source.id ?? source.url ?? "(unnamed source)";
+  return (
+    <li className="source">
+      {source.type ? <span className="chip">{source.type}</span> : null}{" "}
+      {url ? (
+        <a href={url} target="_blank" rel="noreferrer noopener">
+          {presentUntrustedText(name, { revealSecrets })}
+        </a>
+      ) : (
+        <span>{presentUntrustedText(name, { revealSecrets })}</span>
+      )}
+      {source.id && source.label ? <span className="mono small muted"> {presentUntrustedText(source.id, { revealSecrets })}</span> : null}
+      {source.url !== undefined && url === null ? (
+        <span className="small muted">
+          {" "}
+          <span className="mono">{presentUntrustedText(source.url, { revealSecrets })}</span> (not an http(s) link, shown as text)
+        </span>
+      ) : null}
+      {url ? <span className="mono small muted source-url"> {url}</span> : null}
+    </li>
+  );
+}
+
+function yesNo(value: boolean | undefined): string {
+  return value === undefined ? "—" : value ? "yes" : "no";
+}
+
+export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeView; revealSecrets: boolean }) {
+  const { error, meta, source } = envelope;
+  return (
+    <section className="result-panel" aria-label="Result envelope" data-testid="envelope-panel">
+      <h3 className="result-panel-title">
+        Envelope{" "}
+        <span className={`badge badge-${envelope.kind === "valid" ? "ok" : envelope.kind === "partial" ? "warn" : "bad"}`} data-testid="envelope-kind">
+          {envelope.kind}
+        </span>
+        {envelope.location === "structuredContent" ? <span className="chip">in MCP structuredContent</span> : null}
+      </h3>
+      {envelope.problems.length > 0 ? (
+        <div className={`notice ${envelope.kind === "invalid" ? "notice-bad" : "notice-warn"}`} role="note" data-testid="envelope-problems">
+          <strong>{envelope.kind === "invalid" ? "This envelope is invalid:" : "This envelope is incomplete:"}</strong>
+          <ul className="problems">
+            {envelope.problems.map((problem) => (
+              <li key={problem} className="mono">
+                {presentUntrustedText(problem, { revealSecrets })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <dl className="kv">
+        <dt>success</dt>
+        <dd>
+          {envelope.success === null ? (
+            <span className="muted">missing</span>
+          ) : envelope.success ? (
+            <span className="badge badge-ok">true</span>
+          ) : (
+            <span className="badge badge-bad">false</span>
+          )}{" "}
+          <span className="small muted">means the call ran, not that the answer is right</span>
+        </dd>
+        <dt>confidence</dt>
+        <dd>{envelope.confidence === null ? <span className="muted">missing</span> : <ConfidenceMeter confidence={envelope.confidence} />}</dd>
+        <dt>nextAction</dt>
+        <dd>{envelope.nextAction ? <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>{envelope.nextAction}</span> : <span className="muted">—</span>}</dd>
+        {error ? (
+          <>
+            <dt>error</dt>
+            <dd>
+              <dl className="kv kv-nested">
+                <dt>type</dt>
+                <dd>{error.type ? <span className="chip chip-bad">{error.type}</span> : "—"}</dd>
+                <dt>message</dt>
+                <dd>{error.message ? presentUntrustedText(error.message, { revealSecrets }) : "—"}</dd>
+                <dt>retryable</dt>
+                <dd>{yesNo(error.retryable)}</dd>
+                <dt>userMessage</dt>
+                <dd>{error.userMessage ? presentUntrustedText(error.userMessage, { revealSecrets }) : "—"}</dd>
+              </dl>
+            </dd>
+          </>
+        ) : null}
+        <dt>sources</dt>
+        <dd>
+          {source === null ? (
+            <span className="muted">—</span>
+          ) : typeof source === "string" ? (
+            <span>{presentUntrustedText(source, { revealSecrets })}</span>
+          ) : source.length === 0 ? (
+            <span className="muted">none</span>
+          ) : (
+            <ul className="sources" data-testid="envelope-sources">
+              {source.map((item, index) => (
+                <Source key={index} source={item} revealSecrets={revealSecrets} />
+              ))}
+            </ul>
+          )}
+        </dd>
+        {meta ? (
+          <>
+            <dt>meta</dt>
+            <dd>
+              <dl className="kv kv-nested">
+                <dt>tool</dt>
+                <dd className="mono">
+                  {meta.toolName ? presentUntrustedText(meta.toolName, { revealSecrets }) : "—"}
+                  {meta.toolVersion ? ` ${presentUntrustedText(meta.toolVersion, { revealSecrets })}` : ""}
+                </dd>
+                <dt>traceId</dt>
+                <dd className="mono">{meta.traceId ? presentUntrustedText(meta.traceId, { revealSecrets }) : "—"}</dd>
+                <dt>duration</dt>
+                <dd>{meta.durationMs === undefined ? "—" : <DurationText ms={meta.durationMs} />}</dd>
+                <dt>cached</dt>
+                <dd>{yesNo(meta.cached)}</dd>
+              </dl>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {envelope.data ? (
+        <div className="result-panel-section">
+          <h4>data</h4>
+          <JsonView preview={envelope.data} label="Envelope data" revealSecrets={revealSecrets} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

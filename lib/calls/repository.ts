@@ -1,0 +1,126 @@
+// Prisma access for the call/result detail: one call, its newest results, the deliveries that reached it,
+// its own timeline events, and single bodies (a result text, a delivery's raw bytes) on demand.
+import type { ModelClient } from "../db/client.ts";
+
+const iso = (date: Date): string => date.toISOString();
+const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+export async function findCall(client: ModelClient, id: number) {
+  const row = await client.toolCall.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      groupId: true,
+      callKey: true,
+      callId: true,
+      toolName: true,
+      vendor: true,
+      step: true,
+      status: true,
+      subscription: true,
+      requestedAt: true,
+      completedAt: true,
+      deadlineAt: true,
+      timedOutAt: true,
+      lastResultAt: true,
+      resultCount: true,
+      argumentsText: true,
+      argumentsEscaped: true,
+      argumentsJson: true,
+      argumentsError: true,
+      declarationJson: true,
+      outputSchemaJson: true,
+    },
+  });
+  if (!row) return null;
+  return {
+    ...row,
+    requestedAt: iso(row.requestedAt),
+    completedAt: isoOrNull(row.completedAt),
+    deadlineAt: isoOrNull(row.deadlineAt),
+    timedOutAt: isoOrNull(row.timedOutAt),
+    lastResultAt: isoOrNull(row.lastResultAt),
+  };
+}
+export type CallRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
+
+/** The newest `take` results of a call, oldest first. */
+export async function findNewestResults(client: ModelClient, toolCallId: number, take: number) {
+  const rows = await client.toolResult.findMany({
+    where: { toolCallId },
+    select: {
+      id: true,
+      ordinal: true,
+      text: true,
+      textEscaped: true,
+      textSha256: true,
+      textBytes: true,
+      displayAsJson: true,
+      receivedAt: true,
+      late: true,
+    },
+    orderBy: { ordinal: "desc" },
+    take,
+  });
+  return rows.reverse().map((row) => ({ ...row, receivedAt: iso(row.receivedAt) }));
+}
+export type ResultRow = Awaited<ReturnType<typeof findNewestResults>>[number];
+
+export async function countResults(client: ModelClient, toolCallId: number): Promise<number> {
+  return client.toolResult.count({ where: { toolCallId } });
+}
+
+/** Deliveries routed to this call, oldest first, without their bodies (those load on demand). */
+export async function findDeliveries(client: ModelClient, toolCallId: number, take: number) {
+  const rows = await client.delivery.findMany({
+    where: { toolCallId },
+    select: {
+      id: true,
+      receivedAt: true,
+      outcome: true,
+      httpStatus: true,
+      reason: true,
+      bodyBytes: true,
+      bodySha256: true,
+      contentType: true,
+      rawBodyTruncated: true,
+      resultId: true,
+      remoteAddress: true,
+      webhookId: true,
+    },
+    orderBy: { id: "asc" },
+    take,
+  });
+  return rows.map((row) => ({ ...row, receivedAt: iso(row.receivedAt) }));
+}
+
+export async function countDeliveries(client: ModelClient, toolCallId: number): Promise<number> {
+  return client.delivery.count({ where: { toolCallId } });
+}
+
+export async function findDeliveryBody(client: ModelClient, toolCallId: number, deliveryId: number) {
+  const row = await client.delivery.findFirst({
+    where: { id: deliveryId, toolCallId },
+    select: { rawBody: true, rawBodyTruncated: true, bodyBytes: true, contentType: true },
+  });
+  // Bytes stay bytes (exactly as received); only the container becomes a plain Uint8Array.
+  return row ? { ...row, rawBody: row.rawBody === null ? null : new Uint8Array(row.rawBody) } : null;
+}
+
+/** The call's own timeline events besides registration and results: errors, timeouts, cancellation. */
+export async function findCallEvents(client: ModelClient, toolCallId: number) {
+  const rows = await client.event.findMany({
+    where: { toolCallId, kind: { notIn: ["tool_call", "tool_result"] } },
+    select: { id: true, kind: true, occurredAt: true, text: true, textEscaped: true, dataJson: true, source: true },
+    orderBy: { id: "asc" },
+    take: 200,
+  });
+  return rows.map((row) => ({ ...row, occurredAt: iso(row.occurredAt) }));
+}
+
+export async function findResultText(client: ModelClient, resultId: number) {
+  return client.toolResult.findUnique({
+    where: { id: resultId },
+    select: { id: true, text: true, textEscaped: true, textSha256: true, textBytes: true },
+  });
+}

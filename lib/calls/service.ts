@@ -1,0 +1,238 @@
+// The call/result detail: one call with its newest results re-analysed (display choice, envelope, MCP,
+// output-schema validation, flags), the deliveries that reached it, and single bodies on demand.
+// Large values are cut here (texts at TEXT_HEAD_LIMIT, JSON trees at JSON_VALUE_LIMIT) so a 5 MB
+// result never travels to the browser unasked.
+import { getDatabase, type Database } from "../db/client.ts";
+import { AppError } from "../http/app-error.ts";
+import { analyzeResult } from "../results/analyze.ts";
+import { decodeStoredText } from "../results/text-codec.ts";
+import {
+  countDeliveries,
+  countResults,
+  findCall,
+  findCallEvents,
+  findDeliveries,
+  findDeliveryBody,
+  findNewestResults,
+  findResultText,
+  type CallRow,
+  type ResultRow,
+} from "./repository.ts";
+import {
+  TEXT_HEAD_LIMIT,
+  type CallDetail,
+  type CallInfo,
+  type EnvelopeView,
+  type JsonPreview,
+  type McpView,
+  type ResultDetail,
+  type TextHead,
+} from "./schemas.ts";
+import { textBytes } from "./text-bytes.ts";
+import { safeCutIndex } from "./untrusted-text.ts";
+
+/** Results shown on the page; a long subscription shows its newest ones. */
+export const MAX_RESULTS_SHOWN = 25;
+export const MAX_DELIVERIES_SHOWN = 200;
+/** A JSON value whose compact text is longer than this is shown as cut pretty text instead of a tree. */
+export const JSON_VALUE_LIMIT = 100_000;
+
+export function textHead(text: string, limit = TEXT_HEAD_LIMIT): TextHead {
+  const cut = safeCutIndex(text, limit);
+  return { head: cut === text.length ? text : text.slice(0, cut), complete: cut === text.length, length: text.length };
+}
+
+export function jsonPreview(value: unknown, limit = JSON_VALUE_LIMIT): JsonPreview {
+  let compact: string | undefined;
+  try {
+    compact = JSON.stringify(value);
+  } catch {
+    compact = undefined;
+  }
+  if (compact === undefined) return { kind: "text", text: String(value), truncated: false };
+  if (compact.length <= limit) return { kind: "value", value };
+  const pretty = JSON.stringify(value, null, 2);
+  return { kind: "text", text: pretty.slice(0, safeCutIndex(pretty, limit)), truncated: true };
+}
+
+function parseJson(text: string | null): { ok: true; value: unknown } | { ok: false } {
+  if (text === null) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function readString(value: unknown, key: string): string | null {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return null;
+  const field: unknown = Reflect.get(value, key);
+  return typeof field === "string" ? field : null;
+}
+
+function readOwnValue(value: unknown, key: string): { present: true; value: unknown } | { present: false } {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return { present: false };
+  return { present: true, value: Reflect.get(value, key) };
+}
+
+function errorLayer(dataJson: string | null): string | null {
+  const parsed = parseJson(dataJson);
+  return parsed.ok ? readString(parsed.value, "layer") : null;
+}
+
+function toCallInfo(row: CallRow): CallInfo {
+  const argumentsText = row.argumentsText === null ? null : decodeStoredText(row.argumentsText, row.argumentsEscaped);
+  const parsedArguments = parseJson(row.argumentsJson);
+  const declaration = parseJson(row.declarationJson);
+  const outputSchema = parseJson(row.outputSchemaJson);
+  const inputSchema = declaration.ok ? readOwnValue(declaration.value, "inputSchema") : { present: false as const };
+  return {
+    id: row.id,
+    groupId: row.groupId,
+    callKey: row.callKey,
+    callId: row.callId,
+    toolName: row.toolName,
+    vendor: row.vendor,
+    step: row.step,
+    status: row.status,
+    subscription: row.subscription,
+    requestedAt: row.requestedAt,
+    completedAt: row.completedAt,
+    deadlineAt: row.deadlineAt,
+    timedOutAt: row.timedOutAt,
+    lastResultAt: row.lastResultAt,
+    resultCount: row.resultCount,
+    arguments: {
+      raw: argumentsText === null ? null : textHead(argumentsText),
+      formatted: parsedArguments.ok ? jsonPreview(parsedArguments.value) : null,
+      parseError: row.argumentsError,
+    },
+    declaration: declaration.ok
+      ? {
+          description: readString(declaration.value, "description"),
+          inputSchema: inputSchema.present ? jsonPreview(inputSchema.value) : null,
+          value: jsonPreview(declaration.value),
+        }
+      : null,
+    outputSchema: outputSchema.ok ? jsonPreview(outputSchema.value) : null,
+  };
+}
+
+function toResultDetail(row: ResultRow, outputSchema: unknown): ResultDetail {
+  const text = decodeStoredText(row.text, row.textEscaped);
+  const displayAs = parseJson(row.displayAsJson);
+  const analysis = analyzeResult({ text, displayAs: displayAs.ok ? displayAs.value : undefined, outputSchema });
+
+  let envelope: EnvelopeView | null = null;
+  if (analysis.envelope.kind !== "none") {
+    const found = analysis.envelope.envelope;
+    envelope = {
+      kind: analysis.envelope.kind,
+      problems: analysis.envelope.problems,
+      location: analysis.envelopeLocation,
+      success: found.success ?? null,
+      confidence: found.confidence ?? null,
+      nextAction: found.nextAction ?? null,
+      error: found.error ?? null,
+      source: found.source ?? null,
+      meta: found.meta ?? null,
+      data: Object.hasOwn(found, "data") ? jsonPreview(found.data) : null,
+    };
+  }
+
+  let mcp: McpView | null = null;
+  if (analysis.mcp.kind === "mcp") {
+    mcp = {
+      content: analysis.mcp.content,
+      isError: analysis.mcp.isError,
+      problems: analysis.mcp.problems,
+      structuredContent: analysis.mcp.structuredContent === undefined ? null : jsonPreview(analysis.mcp.structuredContent),
+    };
+  }
+
+  const flags = analysis.flags;
+  return {
+    id: row.id,
+    ordinal: row.ordinal,
+    receivedAt: row.receivedAt,
+    late: row.late,
+    textSha256: row.textSha256,
+    textBytes: row.textBytes,
+    isError: analysis.isError,
+    errorSources: analysis.errorSources,
+    text: textHead(text),
+    display: analysis.display,
+    envelope,
+    mcp,
+    schema: analysis.schemaValidation,
+    schemaTarget: analysis.schemaTarget,
+    flags: {
+      errorPrefix: flags.errorPrefix,
+      invisibleCount: flags.invisibleCount,
+      invisibleCodePoints: [...new Set(flags.invisible.map((found) => found.codePoint))].slice(0, 12),
+      secretCount: flags.secretCount,
+      secretKinds: [...new Set(flags.secrets.map((secret) => secret.kind))],
+    },
+  };
+}
+
+async function requireCall(db: Database, callRowId: number): Promise<CallRow> {
+  const call = await findCall(db.client, callRowId);
+  if (!call) throw new AppError("not_found", `No tool call with id ${callRowId}`);
+  return call;
+}
+
+/** GET /api/calls/{id}?view=call and the timeline's expanded row: the call alone. */
+export async function getCallInfo(options: { callRowId: number; database?: Database }): Promise<CallInfo> {
+  const db = options.database ?? (await getDatabase());
+  return toCallInfo(await requireCall(db, options.callRowId));
+}
+
+/** GET /api/calls/{id} and the /calls/{id} page: the call, its newest results analysed, its deliveries. */
+export async function getCallDetail(options: { callRowId: number; database?: Database }): Promise<CallDetail> {
+  const db = options.database ?? (await getDatabase());
+  const call = await requireCall(db, options.callRowId);
+  const [results, resultTotal, deliveries, deliveryTotal, events] = await Promise.all([
+    findNewestResults(db.client, call.id, MAX_RESULTS_SHOWN),
+    countResults(db.client, call.id),
+    findDeliveries(db.client, call.id, MAX_DELIVERIES_SHOWN),
+    countDeliveries(db.client, call.id),
+    findCallEvents(db.client, call.id),
+  ]);
+  const schema = parseJson(call.outputSchemaJson);
+  return {
+    call: toCallInfo(call),
+    results: results.map((row) => toResultDetail(row, schema.ok ? schema.value : undefined)),
+    resultsOmitted: Math.max(0, resultTotal - results.length),
+    deliveries,
+    deliveriesOmitted: Math.max(0, deliveryTotal - deliveries.length),
+    events: events.map((event) => ({
+      id: event.id,
+      kind: event.kind,
+      occurredAt: event.occurredAt,
+      text: event.text === null ? null : decodeStoredText(event.text, event.textEscaped),
+      layer: event.kind === "error" ? errorLayer(event.dataJson) : null,
+      source: event.source,
+    })),
+  };
+}
+
+/** GET /api/results/{id}/text: the exact bytes the stored sha256 covers. */
+export async function getResultText(options: { resultId: number; database?: Database }): Promise<{ id: number; bytes: Uint8Array; sha256: string }> {
+  const db = options.database ?? (await getDatabase());
+  const row = await findResultText(db.client, options.resultId);
+  if (!row) throw new AppError("not_found", `No result with id ${options.resultId}`);
+  return { id: row.id, bytes: textBytes(decodeStoredText(row.text, row.textEscaped)), sha256: row.textSha256 };
+}
+
+/** GET /api/calls/{id}/deliveries/{deliveryId}/body: a delivery's raw bytes exactly as received. */
+export async function getDeliveryBody(options: {
+  callRowId: number;
+  deliveryId: number;
+  database?: Database;
+}): Promise<{ bytes: Uint8Array; truncated: boolean; bodyBytes: number }> {
+  const db = options.database ?? (await getDatabase());
+  const row = await findDeliveryBody(db.client, options.callRowId, options.deliveryId);
+  if (!row) throw new AppError("not_found", `No delivery ${options.deliveryId} for call ${options.callRowId}`);
+  return { bytes: row.rawBody ?? new Uint8Array(0), truncated: row.rawBodyTruncated, bodyBytes: row.bodyBytes };
+}

@@ -1,0 +1,161 @@
+// Owns the threads list and timeline contracts: zod schemas for their query strings and the DTO types
+// that routes, pages and client components share. Client-safe (no server imports).
+import { z } from "zod";
+
+export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled"] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Last-activity windows the list can be narrowed to, with their length in milliseconds. */
+export const TIME_RANGES = { "15m": 15 * 60_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
+export type TimeRange = keyof typeof TIME_RANGES;
+const TIME_RANGE_KEYS = ["15m", "1h", "24h", "7d", "30d"] as const satisfies readonly TimeRange[];
+
+export const SEARCH_SCOPES = ["ids", "text"] as const;
+export type SearchScope = (typeof SEARCH_SCOPES)[number];
+
+export const THREAD_PAGE_SIZE = 50;
+export const MAX_THREAD_PAGE_SIZE = 200;
+
+// An empty form field arrives as "": treat it as absent rather than as an invalid value.
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const flag = z.preprocess(blankToUndefined, z.enum(["1"]).optional());
+
+export const threadListQuerySchema = z.object({
+  q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).describe("Search: group id and tool name (contains)"),
+  in: z.preprocess(blankToUndefined, z.enum(SEARCH_SCOPES).optional()).describe('"text" also searches result text'),
+  status: z.preprocess(blankToUndefined, z.enum(CALL_STATUSES).optional()).describe("Threads with at least one call in this status"),
+  errors: flag.describe("1: threads with an errored call or a runtime error event"),
+  pending: flag.describe("1: threads with a call awaiting its result"),
+  range: z.preprocess(blankToUndefined, z.enum(TIME_RANGE_KEYS).optional()).describe("Last activity within this window"),
+  after: z.preprocess(blankToUndefined, z.string().max(200).optional()).describe("Cursor: the page after this one (older threads)"),
+  before: z.preprocess(blankToUndefined, z.string().max(200).optional()).describe("Cursor: the page before this one (newer threads)"),
+  limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_THREAD_PAGE_SIZE).optional()),
+});
+export type ThreadListQuery = z.infer<typeof threadListQuerySchema>;
+
+/** The filters part of the query (no cursor): what the URL keeps when paging. */
+export type ThreadFilters = Omit<ThreadListQuery, "after" | "before" | "limit">;
+
+export type ThreadCounts = {
+  calls: number;
+  pending: number;
+  errored: number;
+  timedOut: number;
+  results: number;
+  /** Runtime/protocol/model error events recorded in the thread. */
+  errorEvents: number;
+};
+
+export type ThreadListItem = {
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+  counts: ThreadCounts;
+  /** The most used tool names in the thread (at most 4), most used first. */
+  tools: string[];
+};
+
+export type ThreadListPage = {
+  threads: ThreadListItem[];
+  /** Cursor of the next (older) page, null on the last page. */
+  nextCursor: string | null;
+  /** Cursor of the previous (newer) page, null on the first page. */
+  prevCursor: string | null;
+};
+
+// ─── timeline ────────────────────────────────────────────────────────────────────────────────────
+
+export const TIMELINE_PAGE_SIZE = 500;
+export const MAX_TIMELINE_PAGE_SIZE = 2000;
+
+export const timelineQuerySchema = z.object({
+  after: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).optional()).describe("Events with an id greater than this"),
+  limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_TIMELINE_PAGE_SIZE).optional()),
+});
+
+/** What a call row of the timeline needs about the newest result; bodies are loaded on demand. */
+export type ResultBrief = {
+  id: number;
+  ordinal: number;
+  receivedAt: string;
+  late: boolean;
+  displayKind: string;
+  /** The chosen display in one line: the text segment, or the diff's path; null when showing the raw text. */
+  displayLabel: string | null;
+  isError: boolean;
+  errorSource: string | null;
+  envelopeKind: string | null;
+  success: boolean | null;
+  confidence: number | null;
+  nextAction: string | null;
+  isMcp: boolean;
+  schemaStatus: string | null;
+  textBytes: number;
+  invisibleCount: number;
+  secretCount: number;
+  /** The start of the text with secrets masked and invisible characters revealed. */
+  preview: string;
+  previewTruncated: boolean;
+};
+
+export type CallBrief = {
+  id: number;
+  callKey: string;
+  callId: string | null;
+  toolName: string;
+  status: string;
+  step: number | null;
+  subscription: string | null;
+  vendor: string | null;
+  requestedAt: string;
+  completedAt: string | null;
+  deadlineAt: string | null;
+  timedOutAt: string | null;
+  resultCount: number;
+  /** One line of compact JSON (or the raw text when it is not JSON), masked, at most ~200 characters. */
+  argumentsPreview: string;
+  argumentsIsJson: boolean;
+  latestResult: ResultBrief | null;
+};
+
+export type TimelineEvent = {
+  id: number;
+  kind: string;
+  step: number | null;
+  role: string | null;
+  occurredAt: string;
+  source: string;
+  /** The start of the event text (model output, message, reasoning, error message, cancel reason), masked. */
+  text: string | null;
+  textTruncated: boolean;
+  /** Error layer (runtime/protocol/model) when the event is an error. */
+  layer: string | null;
+  callRowId: number | null;
+  resultId: number | null;
+};
+
+export type TimelinePage = {
+  groupId: string;
+  events: TimelineEvent[];
+  /** The current state of every call the events mention (a later page or poll supersedes an earlier one). */
+  calls: CallBrief[];
+  /** More events exist after the last one returned. */
+  hasMore: boolean;
+  /** The id to pass as `after` for the next page (the last event's id, or `after` when empty). */
+  lastEventId: number;
+};
+
+export type ThreadSummary = {
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+  counts: ThreadCounts;
+  eventCount: number;
+};
+
+/** Full text of one timeline event (GET /api/threads/{groupId}/events/{eventId}/text). */
+export type EventText = { id: number; text: string };
