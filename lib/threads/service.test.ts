@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../events/service.ts";
 import { acceptToolResult } from "../ingest/service.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { importTranscript } from "../traces/import-transcript.ts";
 import { getEventText, getThreadSummary, getTimelinePage, listThreads } from "./service.ts";
 import { buildTimelineRows } from "./timeline-rows.ts";
 import type { ThreadListQuery } from "./schemas.ts";
@@ -137,4 +138,15 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
     expect(page.calls).toHaveLength(1200);
     expect(page.calls.every((call) => call.latestResult?.preview === `r ${call.callKey}`)).toBe(true);
   }, 120_000);
+  it("shows the text of an imported result that matches no call", async () => {
+    const transcript = [
+      { role: "user", content: "hi" },
+      { role: "tool", tool_call_id: "call_orphan", content: "orphan output text" },
+    ];
+    const imported = await importTranscript({ text: JSON.stringify(transcript), format: "openai-chat", groupId: "orphan-1", database: t.database });
+    expect(imported.status).toBe(201);
+    const page = await getTimelinePage({ groupId: "orphan-1", after: 0, limit: 50 });
+    const orphan = page?.events.find((e) => e.kind === "tool_result");
+    expect(orphan?.text).toBe("orphan output text");
+  });
 });

@@ -161,6 +161,11 @@ export async function getThreadSummary(options: { groupId: string; database?: Da
 
 const NO_TEXT_KINDS = new Set(["tool_call", "tool_result", "timeout"]);
 
+/** Calls and paired results keep their text on their own rows; a result with no call (an import's orphan) keeps it on the event. */
+function eventCarriesText(row: { kind: string; toolCallId: number | null }): boolean {
+  return !NO_TEXT_KINDS.has(row.kind) || (row.kind === "tool_result" && row.toolCallId === null);
+}
+
 function headPreview(heads: Heads, id: number, column: string, escaped: boolean, limit: number): { text: string; truncated: boolean } | null {
   const raw = heads.get(id)?.[column];
   if (raw === null || raw === undefined) return null;
@@ -265,7 +270,7 @@ export async function getTimelinePage(options: { groupId: string; after?: number
   const rows = fetched.slice(0, limit);
 
   const callIds = [...new Set(rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])))];
-  const textEventIds = rows.filter((row) => !NO_TEXT_KINDS.has(row.kind)).map((row) => row.id);
+  const textEventIds = rows.filter(eventCarriesText).map((row) => row.id);
   const calls = await findCallBriefs(db.client, callIds);
   const latest = await findLatestResultBriefs(db.client, calls);
   const [eventHeads, argumentHeads, resultHeads] = await Promise.all([
@@ -281,7 +286,7 @@ export async function getTimelinePage(options: { groupId: string; after?: number
   const latestByCall = new Map(latest.map((row) => [row.toolCallId, toResultBrief(row, resultHeads)]));
 
   const events: TimelineEvent[] = rows.map((row) => {
-    const text = NO_TEXT_KINDS.has(row.kind) ? null : headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW);
+    const text = eventCarriesText(row) ? headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW) : null;
     return {
       id: row.id,
       kind: row.kind,
