@@ -1,10 +1,8 @@
 // The audit log on every backend: newest-first cursor pages, filters, thread links, raw bodies as stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELIVERY_OUTCOMES } from "../ingest/raw-delivery.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { createSeeder } from "../overview/test-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
-import { AUDIT_OUTCOMES, DISPLAY_LIMIT_BYTES } from "./schemas.ts";
 import { getDeliveryBody, getDeliveryRawBytes, listDeliveries, parseDeliveryQuery } from "./service.ts";
 
 const T0 = Date.parse("2026-02-01T09:00:00.000Z");
@@ -92,11 +90,6 @@ describe.each(testBackends())("deliveries on $provider", (backend) => {
 });
 
 describe("delivery query", () => {
-  it("knows every outcome ingestion records", () => {
-    expect([...AUDIT_OUTCOMES]).toEqual([...DELIVERY_OUTCOMES]);
-    expect(DISPLAY_LIMIT_BYTES).toBeGreaterThan(0);
-  });
-
   it("rejects bad parameters on the API and drops them on the page", () => {
     expect(parseDeliveryQuery({ outcome: "unknown_call", group: ["g1", "g2"], cursor: "1700000000000.42" }, "strict").query).toEqual({
       outcome: "unknown_call",

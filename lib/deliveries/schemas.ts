@@ -1,23 +1,11 @@
 // The callback audit log (Delivery rows): filter and cursor parameters, and the DTOs of the service, the API
-// routes and the components. Client-safe: the outcome list is repeated from lib/ingest (which pulls in
-// node:crypto); deliveries.test.ts fails if the two ever differ.
+// routes and the components. Client-safe.
 import { z } from "zod";
+import { DELIVERY_OUTCOMES, type DeliveryOutcome } from "../ingest/outcomes.ts";
 
-export const AUDIT_OUTCOMES = [
-  "accepted",
-  "duplicate",
-  "late",
-  "conflict",
-  "unknown_call",
-  "call_id_mismatch",
-  "invalid",
-  "malformed_json",
-  "unsupported_media_type",
-  "too_large",
-  "unauthorized",
-  "failed",
-] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+/** The audit log's outcomes, the same list ingestion writes. */
+export const AUDIT_OUTCOMES = DELIVERY_OUTCOMES;
+export type AuditOutcome = DeliveryOutcome;
 
 export const DELIVERY_PAGE_SIZE = 50;
 const ID_MAX = 512;

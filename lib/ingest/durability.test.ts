@@ -1,6 +1,5 @@
 // Durability: a server killed with SIGKILL at random moments while callbacks stream in loses no result
 // it answered 2xx. A small-scale run of the claim; the server is a real process on a real SQLite file.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,30 +9,11 @@ import { resolveDatabaseTarget } from "../db/database-url.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { recordEvents } from "../events/service.ts";
 import { sha256Hex } from "../results/hash.ts";
+import { startCallbackServer } from "../testing/spawn-server.ts";
 
 const CALLS = 2000;
 const KILLS = 4;
 
-function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve-callbacks.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]) });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${output}`)));
-  });
-}
 
 describe("durability under SIGKILL", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-kill-"));
@@ -57,7 +37,7 @@ describe("durability under SIGKILL", () => {
     let next = 0;
     let interrupted = 0;
     for (let round = 0; round < KILLS && next < CALLS; round++) {
-      const { child, port } = await startServer(url);
+      const { child, port } = await startCallbackServer(url);
       // Kill after a random number of acknowledgements in this round, so every kill lands mid-stream.
       const killAtAck = acknowledged.size + 50 + Math.floor(Math.random() * 250);
       const killed = new Promise<void>((resolve) => child.on("exit", () => resolve()));

@@ -1,32 +1,14 @@
 // Several Toolscope processes on one PostgreSQL: the same results delivered to two servers at once are
 // stored once, both senders get the same answer, and nothing fails. Routing and idempotency rest on the
 // database's unique keys, not on process memory.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../events/service.ts";
+import { startCallbackServer } from "../testing/spawn-server.ts";
 import { postgresTestUrl, testBackends, type TestDatabase } from "../testing/test-databases.ts";
 
 const postgres = testBackends().find((b) => b.provider === "postgresql");
 
-function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve-callbacks.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]) });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  });
-}
 
 describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two processes on one PostgreSQL", () => {
   let t: TestDatabase;
@@ -40,7 +22,7 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two proces
     const events = Array.from({ length: CALLS }, (_, i) => ({ type: "tool_call", group_id: "multi", id: `call_${i}`, name: "work" }));
     expect((await recordEvents(events, { database: t.database })).status).toBe(207);
     for (let i = 0; i < 2; i++) {
-      const { child, port } = await startServer(t.url);
+      const { child, port } = await startCallbackServer(t.url);
       servers.push(child);
       ports.push(port);
     }

@@ -2,23 +2,10 @@
 // Pure: no I/O. Both the lean Node handler and the Next route feed it.
 import { AppError } from "../http/app-error.ts";
 import { callbackMessageSchema, type CallbackMessage } from "./schemas.ts";
+import type { DeliveryOutcome } from "./outcomes.ts";
 import { verifySignature } from "./webhook-signature.ts";
 
-export const DELIVERY_OUTCOMES = [
-  "accepted",
-  "duplicate",
-  "late",
-  "conflict",
-  "unknown_call",
-  "call_id_mismatch",
-  "invalid",
-  "malformed_json",
-  "unsupported_media_type",
-  "too_large",
-  "unauthorized",
-  "failed",
-] as const;
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+export { DELIVERY_OUTCOMES, type DeliveryOutcome } from "./outcomes.ts";
 
 export type RawDelivery = {
   body: Buffer;

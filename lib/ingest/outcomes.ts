@@ -1,0 +1,17 @@
+// What became of a callback delivery: the audit log's outcome values. Client-safe (no node imports), so
+// pages and filters use the same list as ingestion.
+export const DELIVERY_OUTCOMES = [
+  "accepted",
+  "duplicate",
+  "late",
+  "conflict",
+  "unknown_call",
+  "call_id_mismatch",
+  "invalid",
+  "malformed_json",
+  "unsupported_media_type",
+  "too_large",
+  "unauthorized",
+  "failed",
+] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
