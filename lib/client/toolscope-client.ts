@@ -14,19 +14,24 @@ export type ToolscopeClientOptions = {
 
 export type ErrorBody = { error: { code: string; message: string; path?: string } };
 
+function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== "object" || body === null || !("error" in body)) return false;
+  const error = body.error;
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" && "message" in error && typeof error.message === "string";
+}
+
 export class ToolscopeError extends Error {
   constructor(
     readonly status: number,
-    readonly body: ErrorBody | unknown,
+    readonly body: unknown,
   ) {
-    const detail = typeof body === "object" && body !== null && "error" in body ? (body as ErrorBody).error : null;
-    super(detail ? `${status} ${detail.code}: ${detail.message}` : `HTTP ${status}`);
+    super(isErrorBody(body) ? `${status} ${body.error.code}: ${body.error.message}` : `HTTP ${status}`);
     this.name = "ToolscopeError";
   }
 
+  /** The error code of Toolscope's error body (e.g. "unknown_call"), or null for other failures. */
   get code(): string | null {
-    const body = this.body;
-    return typeof body === "object" && body !== null && "error" in body ? (body as ErrorBody).error.code : null;
+    return isErrorBody(this.body) ? this.body.error.code : null;
   }
 }
 
