@@ -2,7 +2,7 @@
 // one Node process (no tsx wrapper), so SIGKILL reaches the server itself.
 import { spawn, type ChildProcess } from "node:child_process";
 
-export function startCallbackServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; port: number }> {
+export function startCallbackServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve-callbacks.ts"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
