@@ -24,6 +24,9 @@ function asSharedModelApi(client: object): object {
   return client;
 }
 
+/** Advisory lock key serializing PostgreSQL write transactions (see openDatabase). */
+export const TIMELINE_LOCK_KEY = 7_336_001;
+
 export async function openDatabase(target: DatabaseTarget, options: { poolSize?: number } = {}): Promise<Database> {
   if (target.provider === "sqlite") {
     const client = new SqliteClient({ adapter: createAdapterFactory(target) });
@@ -41,7 +44,18 @@ export async function openDatabase(target: DatabaseTarget, options: { poolSize?:
     provider: "postgresql",
     target,
     client,
-    transaction: (fn, opts) => client.$transaction((tx) => fn(tx), { timeout: 30_000, maxWait: 30_000, ...opts }),
+    transaction: (fn, opts) =>
+      client.$transaction(
+        async (tx) => {
+          // Write transactions take turns, as they do on SQLite. Timeline rows are ordered by their serial id
+          // and live views poll "events after id N": on PostgreSQL, concurrent transactions could otherwise
+          // commit ids out of order (a later id visible before an earlier one), and a poll would skip the
+          // earlier row for good. Taken first, before any row lock, so it cannot deadlock.
+          await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`);
+          return fn(tx);
+        },
+        { timeout: 30_000, maxWait: 30_000, ...opts },
+      ),
     close: () => client.$disconnect(),
   };
 }
