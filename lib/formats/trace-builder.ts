@@ -3,10 +3,10 @@ import type {
   CanonicalEvent,
   CanonicalTrace,
   ContentBlock,
-  ErrorSignal,
   FormatName,
   ImportIssue,
   ToolDeclaration,
+  ToolResultEvent,
 } from "./canonical";
 
 type CallState = { callId: string; name: string; path: string; step: number; resolved: boolean; reportedLate: boolean };
@@ -29,17 +29,9 @@ export type ToolCallInput = {
   path: string;
 };
 
-export type ToolResultInput = {
+export type ToolResultInput = Omit<ToolResultEvent, "kind" | "step" | "callId"> & {
   // Undefined when the vendor gave no id: the result pairs with the oldest unresolved call of that name.
   callId: string | undefined;
-  name?: string;
-  text: string;
-  isError: boolean;
-  errorSignal?: ErrorSignal;
-  content?: ContentBlock[];
-  structuredContent?: unknown;
-  raw: unknown;
-  path: string;
 };
 
 /**

@@ -1,7 +1,9 @@
 // Prisma access for the threads list and the thread timeline: keyset pages, grouped counts, and the
 // first characters of stored texts (never whole 5 MB bodies). Returns plain rows; the service shapes DTOs.
 import type { ModelClient } from "../db/client.ts";
-import { Prisma } from "../db/generated/sqlite/client.ts";
+import type { Prisma } from "../db/generated/sqlite/client.ts";
+import { join, raw, sql } from "../db/sql.ts";
+import type { CallBrief } from "./schemas.ts";
 
 export type ThreadRow = { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: string; lastActivityAt: string };
 
@@ -136,22 +138,8 @@ export async function findEventText(client: ModelClient, threadId: number, event
   return client.event.findFirst({ where: { id: eventId, threadId }, select: { text: true, textEscaped: true } });
 }
 
-export type CallBriefRow = {
-  id: number;
-  callKey: string;
-  callId: string | null;
-  toolName: string;
-  status: string;
-  step: number | null;
-  subscription: string | null;
-  vendor: string | null;
-  requestedAt: string;
-  completedAt: string | null;
-  deadlineAt: string | null;
-  timedOutAt: string | null;
-  resultCount: number;
-  argumentsEscaped: boolean;
-};
+/** A call as the repository reads it: the CallBrief DTO's columns, before previews and the latest result. */
+export type CallBriefRow = Omit<CallBrief, "argumentsPreview" | "argumentsIsJson" | "latestResult"> & { argumentsEscaped: boolean };
 
 export async function findCallBriefs(client: ModelClient, ids: number[]): Promise<CallBriefRow[]> {
   if (ids.length === 0) return [];
@@ -258,9 +246,9 @@ export async function findTextHeads<T extends HeadTable>(client: ModelClient, ta
   const heads: Heads = new Map();
   if (ids.length === 0) return heads;
   const size = Math.max(1, Math.floor(length));
-  const columns = HEAD_COLUMNS[table].map((column) => Prisma.raw(`substr("${column}", 1, ${size}) AS "${column}"`));
+  const columns = HEAD_COLUMNS[table].map((column) => raw(`substr("${column}", 1, ${size}) AS "${column}"`));
   const rows = await client.$queryRaw<Record<string, unknown>[]>(
-    Prisma.sql`SELECT "id", ${Prisma.join(columns)} FROM ${Prisma.raw(`"${table}"`)} WHERE "id" IN (${Prisma.join(ids)})`,
+    sql`SELECT "id", ${join(columns)} FROM ${raw(`"${table}"`)} WHERE "id" IN (${join(ids)})`,
   );
   for (const row of rows) {
     const values: Record<string, string | null> = {};
