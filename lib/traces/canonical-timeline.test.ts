@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { renderHistory } from "../replay/render-history.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
-import type { EventRow, TimelineCall, TimelineResult } from "./repository.ts";
+import type { EventRow, TimelineCall, TimelineResult } from "./repository/timeline-reads.ts";
 
 let nextId = 1;
 function row(overrides: Partial<EventRow> & Pick<EventRow, "kind">): EventRow {

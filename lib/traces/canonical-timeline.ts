@@ -3,7 +3,7 @@
 import type { CanonicalEvent, ContentBlock, ErrorSignal, FormatName, ToolDeclaration } from "../formats/canonical.ts";
 import { isRecord, type JsonRecord } from "../formats/json-fields.ts";
 import { IMPORT_EVENT, IMPORT_SOURCE } from "./event-kinds.ts";
-import type { EventRow, TimelineCall, TimelineResult } from "./repository.ts";
+import type { EventRow, TimelineCall, TimelineResult } from "./repository/timeline-reads.ts";
 
 export type TimelineRows = {
   events: readonly EventRow[];

@@ -3,7 +3,8 @@
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { diffSequences, unifiedDiff } from "./line-diff.ts";
-import { countCalls, findThread, listRecentThreads, readCalls, readResults, type ThreadListItem } from "./repository.ts";
+import { findThread, listRecentThreads, type ThreadListItem } from "./repository/threads.ts";
+import { countCalls, readCalls, readResults } from "./repository/timeline-reads.ts";
 
 export type { ThreadListItem };
 

@@ -2,16 +2,8 @@
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { headerRecord, serializeRecord, type ExportCounts, type ResultRef } from "./export-format.ts";
-import {
-  findDeliveryPosition,
-  findThread,
-  readCallPage,
-  readDeliveryPage,
-  readEventPage,
-  readExportBounds,
-  readResultPage,
-  type ThreadRow,
-} from "./repository.ts";
+import { findDeliveryPosition, readCallPage, readDeliveryPage, readEventPage, readExportBounds, readResultPage } from "./repository/export-pages.ts";
+import { findThread, type ThreadRow } from "./repository/threads.ts";
 
 const PAGE = 1000;
 // Results can be megabytes each: fewer per page.

@@ -12,7 +12,8 @@ import { IMPORT_EVENT, IMPORT_ISSUE_EVENT } from "./event-kinds.ts";
 import { exportLines, isExportHeader, type ThreadExport } from "./export-format.ts";
 import { exportThreadText } from "./export-thread.ts";
 import { parseExport, readExportText, type ExportLine } from "./read-export.ts";
-import { findImportEventData, findThread, writeThread } from "./repository.ts";
+import { findImportEventData, findThread } from "./repository/threads.ts";
+import { writeThread } from "./repository/write-thread.ts";
 import type { ImportFormat, ImportResult } from "./schemas.ts";
 
 export type ImportProgress = { phase: "parse" | "write"; done: number; total: number };

@@ -4,7 +4,8 @@ import type { CanonicalEvent, FormatName, ToolDeclaration } from "../formats/can
 import { AppError } from "../http/app-error.ts";
 import { renderHistory } from "../replay/render-history.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
-import { findThread, readAllEvents, readCalls, readResults } from "./repository.ts";
+import { findThread } from "./repository/threads.ts";
+import { readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
 import type { ReplayResult, ReplayVendorName } from "./schemas.ts";
 
 /** Everything the replay page needs; plain JSON (raw payloads included: renderers pass signatures back). */

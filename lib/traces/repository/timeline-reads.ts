@@ -1,0 +1,95 @@
+// Prisma access for replay and compare: a thread's calls, results and events as plain rows.
+import type { ModelClient } from "../../db/client.ts";
+import { decodeStoredText } from "../../results/text-codec.ts";
+import { readEventPage, type EventRow } from "./export-pages.ts";
+
+export type { EventRow };
+
+export type TimelineCall = {
+  id: number;
+  callKey: string;
+  toolName: string;
+  argumentsText: string | null;
+  argumentsJson: string | null;
+  argumentsError: string | null;
+  declarationJson: string | null;
+  vendor: string | null;
+  step: number | null;
+  status: string;
+  resultCount: number;
+};
+
+export async function readCalls(client: ModelClient, threadId: number, limit?: number): Promise<TimelineCall[]> {
+  const rows = await client.toolCall.findMany({
+    where: { threadId },
+    orderBy: { id: "asc" },
+    ...(limit === undefined ? {} : { take: limit }),
+    select: {
+      id: true,
+      callKey: true,
+      toolName: true,
+      argumentsText: true,
+      argumentsEscaped: true,
+      argumentsJson: true,
+      argumentsError: true,
+      declarationJson: true,
+      vendor: true,
+      step: true,
+      status: true,
+      resultCount: true,
+    },
+  });
+  return rows.map(({ argumentsEscaped, ...row }) => ({
+    ...row,
+    argumentsText: row.argumentsText === null ? null : decodeStoredText(row.argumentsText, argumentsEscaped),
+  }));
+}
+
+export type TimelineResult = { id: number; toolCallId: number; ordinal: number; text: string; isError: boolean };
+
+/**
+ * The thread's results, page by page (a join on the thread, not an IN list of call ids: SQLite's adapter
+ * caps bound parameters at 999). `firstOnly`: each call's first result; `upToCallId`: calls up to that row id.
+ */
+export async function readResults(
+  client: ModelClient,
+  threadId: number,
+  options: { firstOnly?: boolean; upToCallId?: number } = {},
+): Promise<TimelineResult[]> {
+  const out: TimelineResult[] = [];
+  for (let after = 0; ; ) {
+    const rows = await client.toolResult.findMany({
+      where: {
+        id: { gt: after },
+        toolCall: { threadId },
+        ...(options.firstOnly ? { ordinal: 0 } : {}),
+        ...(options.upToCallId === undefined ? {} : { toolCallId: { lte: options.upToCallId } }),
+      },
+      orderBy: { id: "asc" },
+      take: 1000,
+      select: { id: true, toolCallId: true, ordinal: true, text: true, textEscaped: true, isError: true },
+    });
+    for (const { textEscaped, ...row } of rows) out.push({ ...row, text: decodeStoredText(row.text, textEscaped) });
+    const last = rows.at(-1);
+    if (rows.length < 1000 || last === undefined) return out;
+    after = last.id;
+  }
+}
+
+// The largest id an Int column holds on both databases: "no upper bound" for PostgreSQL's int4.
+const MAX_INT_ID = 2_147_483_647;
+
+export async function readAllEvents(client: ModelClient, threadId: number): Promise<EventRow[]> {
+  const out: EventRow[] = [];
+  let after = 0;
+  for (;;) {
+    const { rows, cursor } = await readEventPage(client, threadId, MAX_INT_ID, after, 2000);
+    out.push(...rows);
+    if (cursor === null) return out;
+    after = cursor;
+  }
+}
+
+export async function countCalls(client: ModelClient, threadId: number): Promise<number> {
+  return client.toolCall.count({ where: { threadId } });
+}
