@@ -7,7 +7,7 @@ import { ThreadFilters } from "@/components/thread/thread-filters.tsx";
 import { ThreadsTable } from "@/components/thread/threads-table.tsx";
 import { EmptyState, FirstTraceHelp } from "@/components/ui/empty-state.tsx";
 import { AppError } from "@/lib/http/app-error.ts";
-import { parseSearchParams } from "@/lib/threads/query-params.ts";
+import { parseQuery } from "@/lib/http/query.ts";
 import { threadListQuerySchema, type ThreadFilters as Filters, type ThreadListPage, type ThreadListQuery } from "@/lib/threads/schemas.ts";
 import { listThreads } from "@/lib/threads/service.ts";
 
@@ -26,7 +26,7 @@ function pageHref(filters: Filters, cursor: { after?: string; before?: string })
 async function load(raw: Record<string, string | string[] | undefined>): Promise<{ query: ThreadListQuery; page: ThreadListPage; problem: string | null }> {
   let query: ThreadListQuery = {};
   try {
-    query = parseSearchParams(threadListQuerySchema, raw);
+    query = parseQuery(threadListQuerySchema, raw);
     return { query, page: await listThreads({ query }), problem: null };
   } catch (error) {
     // A hand-edited or stale link: say what was wrong and show the first page with the filters that did parse.

@@ -7,7 +7,7 @@ import type { ContentBlock } from "../results/mcp.ts";
 import type { SchemaValidation } from "../results/output-schema.ts";
 import type { SchemaTarget } from "../results/analyze.ts";
 
-export const rowIdSchema = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+export { rowIdSchema } from "../http/query.ts";
 
 export const callQuerySchema = z.object({
   view: z.enum(["detail", "call"]).optional().describe('"call": the call alone (arguments, declaration), without results or deliveries'),

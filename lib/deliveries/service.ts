@@ -2,7 +2,7 @@
 // deliveries (newest first) and, on demand, one delivery's exact stored bytes or their UTF-8 text.
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
-import { formatIssuePath } from "../ingest/raw-delivery.ts";
+import { nonEmptyValues, parseQuery, parseQueryLenient } from "../http/query.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { countDeliveriesByOutcome, findDeliveries, findDeliveryBody, findExistingThreads } from "./repository.ts";
 import {
@@ -19,26 +19,13 @@ import {
 export type SearchParamsRecord = Record<string, string | string[] | undefined>;
 
 /**
- * Reads `?outcome=&group=&cursor=&limit=`. Strict (API): a bad value is a 400 naming the parameter.
- * Lenient (page): bad values are dropped and named in `ignored`, so a hand-edited URL still shows the log.
+ * Reads `?outcome=&group=&cursor=&limit=` (empty values mean "any"). Strict (API): a bad value is the one
+ * 422 naming the parameter. Lenient (page): bad values are dropped and named in `ignored`.
  */
 export function parseDeliveryQuery(params: SearchParamsRecord, mode: "strict" | "lenient"): { query: DeliveryQuery; ignored: string[] } {
-  const flat: Record<string, string> = {};
-  for (const key of ["outcome", "group", "cursor", "limit"] as const) {
-    const value = params[key];
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first !== "") flat[key] = first;
-  }
-  const parsed = deliveryQuerySchema.safeParse(flat);
-  if (parsed.success) return { query: parsed.data, ignored: [] };
-  const bad = new Set(parsed.error.issues.map((issue) => formatIssuePath(issue.path)));
-  if (mode === "strict") {
-    const issue = parsed.error.issues[0];
-    const path = issue ? formatIssuePath(issue.path) : "";
-    throw new AppError("bad_request", issue ? `${path}: ${issue.message}` : "Invalid query", { path: path || undefined });
-  }
-  for (const key of bad) delete flat[key];
-  return { query: deliveryQuerySchema.parse(flat), ignored: [...bad] };
+  const values = nonEmptyValues(params);
+  if (mode === "strict") return { query: parseQuery(deliveryQuerySchema, values), ignored: [] };
+  return parseQueryLenient(deliveryQuerySchema, values);
 }
 
 export async function listDeliveries(options: { query: DeliveryQuery; database?: Database; now?: Date }): Promise<DeliveryPage> {
@@ -108,7 +95,3 @@ export async function getDeliveryRawBytes(options: { id: number; database?: Data
 }
 
 /** `/api/deliveries/<id>`: a positive integer, else 400. */
-export function parseDeliveryId(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new AppError("bad_request", `Delivery id must be a positive integer, got "${raw.slice(0, 40)}"`, { path: "id" });
-  return Number(raw);
-}

@@ -3,7 +3,7 @@
 import { getDatabase, type Database, type ModelClient } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import { formatIssuePath } from "../ingest/raw-delivery.ts";
+import { formatIssuePath } from "../http/issue-path.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
 import {

@@ -1,6 +1,8 @@
 // Turns the bytes of one POST to /api/callback into a validated message or a precise rejection.
 // Pure: no I/O. Both the lean Node handler and the Next route feed it.
 import { AppError } from "../http/app-error.ts";
+import { isJsonContentType, parseJsonBody } from "../http/body.ts";
+import { formatIssuePath } from "../http/issue-path.ts";
 import { callbackMessageSchema, type CallbackMessage } from "./schemas.ts";
 import type { DeliveryOutcome } from "./outcomes.ts";
 import { verifySignature } from "./webhook-signature.ts";
@@ -21,31 +23,6 @@ export type RawDelivery = {
 export type ParsedDelivery =
   | { ok: true; message: CallbackMessage; webhookId: string | null }
   | { ok: false; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
-
-export function isJsonContentType(contentType: string | null): boolean {
-  if (!contentType) return false;
-  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-  return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
-}
-
-// JSON.parse keeps "__proto__" as an own property, but code that later copies objects key by key
-// (validators, spreads) would turn it into a prototype. The raw bytes stay in the audit log untouched.
-function withoutProtoKeys(key: string, value: unknown): unknown {
-  return key === "__proto__" ? undefined : value;
-}
-
-export function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; error: AppError } {
-  try {
-    return { ok: true, value: JSON.parse(body.toString("utf8"), withoutProtoKeys) };
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "unparseable";
-    return { ok: false, error: new AppError("malformed_json", `Body is not valid JSON: ${detail}`) };
-  }
-}
-
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), "");
-}
 
 export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number; secrets: readonly string[]; now?: Date }): ParsedDelivery {
   if (raw.tooLarge) {

@@ -1,36 +1,38 @@
-// Toolscope's production HTTP server: Next serves pages and API routes; POST /api/callback and
-// POST /api/events take a lean path straight into the ingestion services. Next's router costs ~1 ms per request before any handler runs
-// (see shared notes: ~800 req/s ceiling), which alone would cap callback throughput far below the target;
-// the lean path streams the body with its size limit enforced as it arrives.
+// Toolscope's production HTTP server: the lean routes (lean-routes.ts) are answered here, straight into their
+// endpoints; everything else goes to Next. Both run the same endpoint objects (lib/<domain>/endpoints.ts).
 import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
 import { getDatabase } from "../db/client.ts";
-import { recordEvents } from "../events/service.ts";
-import { handleCallbackRequest } from "../ingest/node-callback-handler.ts";
-import { serveJsonPost } from "./node-json-route.ts";
+import { serveNode } from "../http/node-adapter.ts";
+import { LEAN_ROUTES, routePath } from "./lean-routes.ts";
 
 export type ServerOptions = { port: number; host: string; dir: string };
 
 type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-/**
- * The HTTP server: the ingestion routes (POST /api/callback, POST /api/events) on the lean path, everything
- * else to `fallback` (Next, or a 404 in tests). The Next route files for both serve `next dev` with the
- * same services.
- */
+/** The HTTP server: the lean routes answered here, everything else handed to `fallback` (Next, or a 404 in tests). */
 export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
-    const pathname = (req.url ?? "/").split("?")[0];
-    if (pathname === "/api/callback" && req.method === "POST") {
-      void handleCallbackRequest(req, res);
+    const rawUrl = req.url ?? "/";
+    const query = rawUrl.indexOf("?");
+    const table = LEAN_ROUTES.get(routePath(query === -1 ? rawUrl : rawUrl.slice(0, query)));
+    if (!table) {
+      fallback(req, res);
       return;
     }
-    if (pathname === "/api/events" && req.method === "POST") {
-      void serveJsonPost(req, res, (body) => recordEvents(body));
+    let url: URL;
+    try {
+      url = new URL(rawUrl, "http://toolscope.local");
+    } catch {
+      fallback(req, res);
       return;
     }
-    fallback(req, res);
+    // Endpoints never throw (their pipeline answers every failure); this only guards the socket itself.
+    serveNode(table, req, res, url, {}).catch((error: unknown) => {
+      console.error(`[toolscope] ${req.method} ${url.pathname}: could not answer`, error);
+      res.destroy();
+    });
   });
   server.keepAliveTimeout = 65_000;
   return server;

@@ -1,33 +1,27 @@
-// The HTTP shape of an export download: the line generator as a byte stream, and attachment headers.
+// The HTTP shape of an export download: the line generator in chunks, and attachment headers.
 
 // Lines are small and many (one per row): each chunk carries ~64 KB of them, so a 100 MB export is ~1,600 chunks.
 const CHUNK_CHARS = 64 * 1024;
 
-/** A ReadableStream of UTF-8 bytes pulled from the export's lines (back-pressure: one chunk per pull). */
-export function linesToStream(lines: AsyncGenerator<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk = "";
-      while (chunk.length < CHUNK_CHARS) {
-        const next = await lines.next();
-        if (next.done) {
-          if (chunk !== "") controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += next.value;
+/** The export's lines gathered into ~64 KB chunks (back-pressure: the next chunk is read when asked for). */
+export async function* chunkLines(lines: AsyncGenerator<string>): AsyncGenerator<string> {
+  let chunk = "";
+  try {
+    for await (const line of lines) {
+      chunk += line;
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = "";
       }
-      controller.enqueue(encoder.encode(chunk));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
+    }
+    if (chunk !== "") yield chunk;
+  } finally {
+    await lines.return(undefined);
+  }
 }
 
 /** `<group id>.toolscope.jsonl`, with an ASCII fallback name and the exact name in RFC 5987 form. */
-export function exportDownloadHeaders(groupId: string): HeadersInit {
+export function exportDownloadHeaders(groupId: string): Record<string, string> {
   const fileName = `${groupId}.toolscope.jsonl`;
   const asciiName = fileName.replace(/[^A-Za-z0-9._-]/g, "_");
   return {

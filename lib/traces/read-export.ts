@@ -1,6 +1,6 @@
 // Reads a Toolscope JSONL export back into records, checking every line, reference, hash and the trailer's counts.
 import type { z } from "zod";
-import { formatIssuePath } from "../ingest/raw-delivery.ts";
+import { formatIssuePath } from "../http/issue-path.ts";
 import { AppError } from "../http/app-error.ts";
 import { sha256Hex } from "../results/hash.ts";
 import {

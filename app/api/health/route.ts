@@ -1,10 +1,7 @@
 // GET /api/health – status, database kind and migration state
-import { getHealth } from "@/lib/health/service.ts";
-import { json, route } from "@/lib/http/route.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { healthEndpoint } from "@/lib/health/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => {
-  const health = await getHealth();
-  return json(health, { status: health.status === "ok" ? 200 : 503 });
-});
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: healthEndpoint });

@@ -1,7 +1,7 @@
 // GET /api/insights – confidence distribution, nextAction counts, error types by tool, slowest tools
-import { json, route } from "@/lib/http/route.ts";
-import { getInsights } from "@/lib/insights/service.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { insightsEndpoint } from "@/lib/insights/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => json(await getInsights()));
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: insightsEndpoint });

@@ -1,7 +1,7 @@
 // GET /api/openapi.json – the OpenAPI 3.1 document, generated from the routes' zod schemas
-import { buildOpenApiDocument } from "@/lib/openapi/document.ts";
-import { json, route } from "@/lib/http/route.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { openApiEndpoint } from "@/lib/openapi/endpoints.ts";
 
-export const dynamic = "force-static";
+export const dynamic = "force-dynamic";
 
-export const GET = route(async () => json(buildOpenApiDocument(), { headers: { "cache-control": "public, max-age=60" } }));
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: openApiEndpoint });

@@ -1,7 +1,7 @@
-// GET /api/overview – the overview's figures and short lists (the home page polls it every 2 s)
-import { json, route } from "@/lib/http/route.ts";
-import { getOverview } from "@/lib/overview/service.ts";
+// GET /api/overview – the overview's figures and short lists
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { overviewEndpoint } from "@/lib/overview/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => json(await getOverview()));
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: overviewEndpoint });

@@ -1,11 +1,7 @@
 // GET /api/pending?sort=oldest|newest – calls awaiting a result across threads, and active subscriptions
-import { json, route } from "@/lib/http/route.ts";
-import { pendingQuerySchema } from "@/lib/pending/schemas.ts";
-import { getPendingSnapshot } from "@/lib/pending/service.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { pendingEndpoint } from "@/lib/pending/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request) => {
-  const { sort } = pendingQuerySchema.parse({ sort: new URL(request.url).searchParams.get("sort") ?? undefined });
-  return json(await getPendingSnapshot({ sort }));
-});
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: pendingEndpoint });

@@ -1,7 +1,7 @@
 // GET /api/subscriptions – active and cancelled subscriptions with their result counts
-import { json, route } from "@/lib/http/route.ts";
-import { getSubscriptionsSnapshot } from "@/lib/subscriptions/service.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { subscriptionsEndpoint } from "@/lib/subscriptions/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => json(await getSubscriptionsSnapshot()));
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: subscriptionsEndpoint });

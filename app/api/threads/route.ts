@@ -1,12 +1,7 @@
 // GET /api/threads – one page of threads by last activity, filtered and searched, with a keyset cursor
-import { json, route } from "@/lib/http/route.ts";
-import { parseSearchParams } from "@/lib/threads/query-params.ts";
-import { threadListQuerySchema } from "@/lib/threads/schemas.ts";
-import { listThreads } from "@/lib/threads/service.ts";
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { listThreadsEndpoint } from "@/lib/threads/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request) => {
-  const query = parseSearchParams(threadListQuerySchema, new URL(request.url).searchParams);
-  return json(await listThreads({ query }));
-});
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: listThreadsEndpoint });

@@ -1,12 +1,7 @@
-// GET /api/threads/{group_id}/export – the thread as lossless Toolscope JSONL, streamed as a download
-import { route } from "@/lib/http/route.ts";
-import { exportDownloadHeaders, linesToStream } from "@/lib/traces/export-download.ts";
-import { openThreadExport } from "@/lib/traces/service.ts";
+// GET /api/threads/{groupId}/export – the thread as lossless Toolscope JSONL, streamed as a download
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { exportEndpoint } from "@/lib/traces/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_request, context: { params: Promise<{ groupId: string }> }) => {
-  const { groupId } = await context.params;
-  const exported = await openThreadExport({ groupId });
-  return new Response(linesToStream(exported.lines), { headers: exportDownloadHeaders(exported.groupId) });
-});
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: exportEndpoint });

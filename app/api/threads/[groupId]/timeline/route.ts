@@ -1,13 +1,7 @@
-// GET /api/threads/{groupId}/timeline?after=<eventId>&limit=… – the thread's events after an id, with call state
-import { json, route } from "@/lib/http/route.ts";
-import { parseSearchParams } from "@/lib/threads/query-params.ts";
-import { timelineQuerySchema } from "@/lib/threads/schemas.ts";
-import { getTimelinePage } from "@/lib/threads/service.ts";
+// GET /api/threads/{groupId}/timeline?after=&limit= – the thread's events after an id, with call state
+import { nextRoutes } from "@/lib/http/next-adapter.ts";
+import { timelineEndpoint } from "@/lib/threads/endpoints.ts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request, context: { params: Promise<{ groupId: string }> }) => {
-  const { groupId } = await context.params;
-  const query = parseSearchParams(timelineQuerySchema, new URL(request.url).searchParams);
-  return json(await getTimelinePage({ groupId, after: query.after, limit: query.limit }));
-});
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: timelineEndpoint });

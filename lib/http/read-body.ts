@@ -4,6 +4,14 @@ import type { IncomingMessage } from "node:http";
 
 export type BodyRead = { body: Buffer; receivedBytes: number; tooLarge: boolean };
 
+/** The client went away before its body was complete: nothing to answer, one log line, no stack. */
+export class RequestAborted extends Error {
+  constructor(readonly receivedBytes: number) {
+    super(`client closed the request after ${receivedBytes} bytes`);
+    this.name = "RequestAborted";
+  }
+}
+
 export function declaredLength(value: string | null | undefined): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
   return Number(value);
@@ -39,11 +47,14 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
       chunks.push(chunk);
     });
     req.on("end", () => finish({ body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks), receivedBytes: received, tooLarge: false }));
-    req.on("error", (error) => {
-      if (!done) {
-        done = true;
-        reject(error);
-      }
+    const abort = () => {
+      if (done) return;
+      done = true;
+      reject(new RequestAborted(received));
+    };
+    req.on("error", abort);
+    req.on("close", () => {
+      if (!req.complete) abort();
     });
   });
 }
@@ -60,7 +71,9 @@ export async function readWebBody(request: Request, limit: number): Promise<Body
   const chunks: Buffer[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new RequestAborted(received);
+    });
     if (done) break;
     received += value.byteLength;
     if (received > limit) {

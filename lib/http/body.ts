@@ -1,0 +1,68 @@
+// Request bodies: media types, the size limit, JSON parsing, text decoding. One place, so one kind of bad
+// input gets one status everywhere (415 wrong type, 413 too large, 400 malformed JSON, 422 not UTF-8).
+import { config } from "../config.ts";
+import { AppError } from "./app-error.ts";
+import type { IncomingRequest } from "./incoming.ts";
+
+/** The media type of a Content-Type header, lower-cased, without parameters ("" when absent). */
+export function mediaType(contentType: string | null): string {
+  return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+export function isJsonContentType(contentType: string | null): boolean {
+  const type = mediaType(contentType);
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+export function unsupportedMediaType(expected: string, contentType: string | null): AppError {
+  return new AppError("unsupported_media_type", `Content-Type must be ${expected}, got ${contentType ? `"${contentType}"` : "none"}`);
+}
+
+export function tooLarge(limit: number, hint = ""): AppError {
+  return new AppError("too_large", `Body exceeds the ${limit}-byte limit (TOOLSCOPE_MAX_BODY_BYTES)${hint}`);
+}
+
+// JSON.parse keeps "__proto__" as an own property, but code that later copies objects key by key
+// (validators, spreads) would turn it into a prototype. The raw bytes stay in the audit log untouched.
+function withoutProtoKeys(key: string, value: unknown): unknown {
+  return key === "__proto__" ? undefined : value;
+}
+
+export function parseJsonBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; error: AppError } {
+  try {
+    return { ok: true, value: JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8"), withoutProtoKeys) };
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? error.message : "unparseable";
+    return { ok: false, error: new AppError("malformed_json", `Body is not valid JSON: ${detail}`) };
+  }
+}
+
+/** A JSON body: content type checked before reading, size limit enforced while reading, then parsed. */
+export async function readJsonBody(request: IncomingRequest, limit: number = config().maxBodyBytes): Promise<unknown> {
+  const contentType = request.headers.get("content-type");
+  if (!isJsonContentType(contentType)) throw unsupportedMediaType("application/json", contentType);
+  const read = await request.readBody(limit);
+  if (read.tooLarge) throw tooLarge(limit);
+  const parsed = parseJsonBody(read.body);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}
+
+/** A UTF-8 text body of one of `accepted` media types (JSON types always count as text). */
+export async function readTextBody(
+  request: IncomingRequest,
+  options: { accepted: readonly string[]; limit?: number; tooLargeHint?: string },
+): Promise<string> {
+  const contentType = request.headers.get("content-type");
+  if (!isJsonContentType(contentType) && !options.accepted.includes(mediaType(contentType))) {
+    throw unsupportedMediaType(["application/json", ...options.accepted].join(", "), contentType);
+  }
+  const limit = options.limit ?? config().maxBodyBytes;
+  const read = await request.readBody(limit);
+  if (read.tooLarge) throw tooLarge(limit, options.tooLargeHint);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(read.body);
+  } catch {
+    throw new AppError("invalid", "Body is not valid UTF-8");
+  }
+}

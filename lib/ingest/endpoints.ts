@@ -1,0 +1,22 @@
+// POST /api/callback – accept a tool result for a registered call (the seed's tool_result message).
+// The body is read whole (up to the limit) before any check, so every refusal is audited with what was sent.
+import { endpoint } from "../api/endpoint.ts";
+import { config } from "../config.ts";
+import { jsonReply } from "../http/reply.ts";
+import { acceptToolResult } from "./service.ts";
+
+export const callbackEndpoint = endpoint({
+  name: "POST /api/callback",
+  access: "callback",
+  async handle(request) {
+    const read = await request.readBody(config().maxBodyBytes);
+    const reply = await acceptToolResult({
+      ...read,
+      contentType: request.headers.get("content-type"),
+      signature: { id: request.headers.get("webhook-id"), timestamp: request.headers.get("webhook-timestamp"), signature: request.headers.get("webhook-signature") },
+      remoteAddress: request.remoteAddress,
+      receivedAt: request.receivedAt,
+    });
+    return { ...jsonReply(reply.status, reply.body), closeConnection: read.tooLarge };
+  },
+});

@@ -1,0 +1,16 @@
+// The endpoints the lean server answers itself, without Next's router in front: the ingestion paths, where
+// Next's ~1 ms per request would cap throughput far below the targets. Every other path goes to Next, which
+// serves the same endpoints' siblings from app/api route files.
+import { eventsEndpoint } from "../events/endpoints.ts";
+import type { MethodTable } from "../http/methods.ts";
+import { callbackEndpoint } from "../ingest/endpoints.ts";
+
+export const LEAN_ROUTES: ReadonlyMap<string, MethodTable<Record<string, string>>> = new Map([
+  ["/api/callback", { POST: callbackEndpoint }],
+  ["/api/events", { POST: eventsEndpoint }],
+]);
+
+/** The routing key of a path: one trailing slash is ignored (`/api/callback/` is `/api/callback`, never a redirect). */
+export function routePath(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+}

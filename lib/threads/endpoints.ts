@@ -1,0 +1,36 @@
+// Threads over HTTP:
+// GET /api/threads – one page of threads by last activity, filtered and searched, with a keyset cursor
+// GET /api/threads/{groupId}/timeline?after=<eventId>&limit=… – the thread's events after an id, with call state
+// GET /api/threads/{groupId}/events/{eventId}/text – the whole text of one timeline event ("show more")
+import { z } from "zod";
+import { endpoint } from "../api/endpoint.ts";
+import { parseQuery, rowIdSchema } from "../http/query.ts";
+import { jsonReply } from "../http/reply.ts";
+import { threadListQuerySchema, timelineQuerySchema } from "./schemas.ts";
+import { getEventText, getTimelinePage, listThreads } from "./service.ts";
+
+export const listThreadsEndpoint = endpoint({
+  name: "GET /api/threads",
+  access: "read",
+  async handle(request) {
+    return jsonReply(200, await listThreads({ query: parseQuery(threadListQuerySchema, request.url.searchParams) }));
+  },
+});
+
+export const timelineEndpoint = endpoint<{ groupId: string }>({
+  name: "GET /api/threads/{groupId}/timeline",
+  access: "read",
+  async handle(request, params) {
+    const query = parseQuery(timelineQuerySchema, request.url.searchParams);
+    return jsonReply(200, await getTimelinePage({ groupId: params.groupId, after: query.after, limit: query.limit }));
+  },
+});
+
+export const eventTextEndpoint = endpoint<{ groupId: string; eventId: string }>({
+  name: "GET /api/threads/{groupId}/events/{eventId}/text",
+  access: "read",
+  async handle(_request, params) {
+    const { eventId } = parseQuery(z.object({ eventId: rowIdSchema }), { eventId: params.eventId });
+    return jsonReply(200, await getEventText({ groupId: params.groupId, eventId }));
+  },
+});

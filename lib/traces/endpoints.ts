@@ -1,0 +1,45 @@
+// Whole threads over HTTP:
+// POST /api/import – a vendor transcript or a Toolscope JSONL export as one thread (201; 200 when already imported)
+// GET /api/threads/{groupId}/export – the thread as lossless Toolscope JSONL, streamed as a download
+// GET /api/threads/{groupId}/replay?vendor=&step= – the vendor request body (message history) at step N
+import { endpoint } from "../api/endpoint.ts";
+import { readTextBody } from "../http/body.ts";
+import { parseQuery } from "../http/query.ts";
+import { jsonReply, streamReply } from "../http/reply.ts";
+import { chunkLines, exportDownloadHeaders } from "./export-download.ts";
+import { importQuerySchema, replayQuerySchema } from "./schemas.ts";
+import { importTranscript, openThreadExport, renderThreadHistory } from "./service.ts";
+
+const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/plain"];
+
+export const importEndpoint = endpoint({
+  name: "POST /api/import",
+  access: "admin",
+  async handle(request) {
+    const query = parseQuery(importQuerySchema, request.url.searchParams);
+    const text = await readTextBody(request, {
+      accepted: TRANSCRIPT_MEDIA_TYPES,
+      tooLargeHint: "; import larger files with `npm run toolscope -- import <file>`",
+    });
+    const reply = await importTranscript({ text, format: query.format, groupId: query.group_id, name: query.name ?? null });
+    return jsonReply(reply.status, reply.body);
+  },
+});
+
+export const exportEndpoint = endpoint<{ groupId: string }>({
+  name: "GET /api/threads/{groupId}/export",
+  access: "read",
+  async handle(_request, params) {
+    const exported = await openThreadExport({ groupId: params.groupId });
+    return streamReply(chunkLines(exported.lines), exportDownloadHeaders(exported.groupId));
+  },
+});
+
+export const replayEndpoint = endpoint<{ groupId: string }>({
+  name: "GET /api/threads/{groupId}/replay",
+  access: "read",
+  async handle(request, params) {
+    const query = parseQuery(replayQuerySchema, request.url.searchParams);
+    return jsonReply(200, await renderThreadHistory({ groupId: params.groupId, vendor: query.vendor, step: query.step }));
+  },
+});
