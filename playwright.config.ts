@@ -29,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npx tsx scripts/start.ts",
+    command: "node --import ./scripts/register.mjs scripts/start.ts",
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 240_000,

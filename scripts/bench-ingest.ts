@@ -12,6 +12,7 @@ import { openDatabase } from "../lib/db/client.ts";
 import { resolveDatabaseTarget, type DatabaseTarget } from "../lib/db/database-url.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { recordEvents } from "../lib/events/service.ts";
+import { nodeScriptArgs } from "../lib/testing/node-command.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -109,7 +110,7 @@ async function countDurable(target: DatabaseTarget): Promise<number> {
 async function benchToolscope(label: string, target: DatabaseTarget, port: number): Promise<Run & { durable: number }> {
   const rate = await seedToolscope(target);
   console.log(`  ${label}: seeded ${calls} pending calls via the events service (${rate.toFixed(0)} registrations/s)`);
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const server = spawn(process.execPath, nodeScriptArgs("scripts/start.ts"), {
     env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOST: "127.0.0.1", TOOLSCOPE_SKIP_BUILD: "1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -130,7 +131,7 @@ if (!args.includes("--skip-build")) {
   execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
 }
 
-const baseline = spawn(process.execPath, ["--import", "tsx", "scripts/bench/baseline-server.ts"], {
+const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
   env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
   stdio: ["ignore", "pipe", "pipe"],
 });

@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { findChromium } from "../e2e/support/chromium.ts";
+import { nodeScriptArgs } from "../lib/testing/node-command.ts";
 import { openDatabase, setDatabase, type Database } from "../lib/db/client.ts";
 import { resolveDatabaseTarget } from "../lib/db/database-url.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
@@ -278,7 +279,7 @@ console.log(`seeded 10,100 calls (2,525 results) and two diff results through th
 await db.close();
 
 const port = await freePort();
-const server = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+const server = spawn(process.execPath, nodeScriptArgs("scripts/start.ts"), {
   env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOST: "127.0.0.1", TOOLSCOPE_SKIP_BUILD: "1", NODE_ENV: "production", NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" },
   stdio: ["ignore", "pipe", "pipe"],
 });

@@ -38,7 +38,7 @@ const steps: { name: string; args: string[] }[] = [
     name: "unit + integration",
     args: [bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
   },
-  { name: "end-to-end", args: [bin("tsx/dist/cli.mjs"), "scripts/e2e.ts"] },
+  { name: "end-to-end", args: ["--import", "./scripts/register.mjs", "scripts/e2e.ts"] },
 ];
 
 const failedSteps: string[] = [];

@@ -13,6 +13,7 @@ import { verifySignature } from "../lib/ingest/webhook-signature.ts";
 import { rawDelivery, toolResultMessage } from "../lib/testing/factories.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../lib/testing/test-databases.ts";
 import { exportThreadText } from "../lib/traces/service.ts";
+import { nodeScriptArgs } from "../lib/testing/node-command.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -21,7 +22,7 @@ type Run = { code: number | null; stdout: string; stderr: string };
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/toolscope.ts"), ...args], {
+    const child = spawn(process.execPath, nodeScriptArgs("scripts/toolscope.ts", ...args), {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -1,4 +1,5 @@
 // Opens Toolscope's database (SQLite or PostgreSQL) as one Prisma model API; only repositories use it.
+import "server-only";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.ts";
 import { createAdapterFactory, SQLITE_PRAGMAS } from "./adapters.ts";

@@ -1,9 +1,10 @@
 // Starts a real Toolscope callback server process (scripts/serve-callbacks.ts) for tests that need one:
 // one Node process (no tsx wrapper), so SIGKILL reaches the server itself.
 import { spawn, type ChildProcess } from "node:child_process";
+import { nodeScriptArgs } from "./node-command.ts";
 
 export function startCallbackServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve-callbacks.ts"], {
+  const child = spawn(process.execPath, nodeScriptArgs("scripts/serve-callbacks.ts"), {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
