@@ -1,87 +1,121 @@
 // Renders a history cut as an OpenAI Chat Completions request body: {messages, tools?}.
-import type { ContentBlock, ToolDeclaration } from "../formats/canonical";
-import type { JsonRecord } from "../formats/json-fields";
-import type { PreparedHistory, SkippedEvent } from "./history";
+import type { ToolCallEvent, ToolDeclaration } from "../formats/canonical";
+import { isRecord, type JsonRecord } from "../formats/json-fields";
+import type { BlockContext } from "./block-context";
+import { blocksToSend, needsErrorPrefix, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import { chatParts } from "./openai-blocks";
 
-type AssistantEntry = { kind: "assistant"; texts: string[]; toolCalls: JsonRecord[]; results: JsonRecord[] };
+type AssistantEntry = { kind: "assistant"; texts: string[]; parts: JsonRecord[]; refusal?: string; toolCalls: JsonRecord[]; results: JsonRecord[]; raw?: JsonRecord };
 type Entry = { kind: "message"; message: JsonRecord } | AssistantEntry;
 
-export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[] };
+export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[]; adjustments: Adjustment[] };
 
 /**
  * Pairing rules kept here: each `role: "tool"` message follows the assistant message whose tool_calls holds its
  * tool_call_id, in one unbroken run of tool messages; a result that arrived after other messages is moved up,
- * because the API rejects an assistant tool_calls message not answered right away.
+ * because the API rejects an assistant tool_calls message not answered right away. Ids may repeat across turns.
+ * Chat has no error flag: an error result whose text does not say so is sent as "Error: <text>" (an adjustment).
  */
-export function renderOpenAIChat(history: PreparedHistory, declarations: readonly ToolDeclaration[]): RenderedOpenAIChat {
+export function renderOpenAIChat(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIChat {
   const skipped: SkippedEvent[] = [...history.skipped];
+  const adjustments: Adjustment[] = [];
+  const same = options.sourceFormat === "openai-chat";
   const entries: Entry[] = [];
-  const callEntry = new Map<string, AssistantEntry>();
+  const callEntry = new Map<ToolCallEvent, AssistantEntry>();
+  const context = (index: number, where: string): BlockContext => ({ index, where, skipped, target: "openai-chat", sourceFormat: options.sourceFormat ?? null });
   // The assistant message that model output joins; any input (user text, tool result) closes it.
   let open: AssistantEntry | undefined;
 
-  const assistant = (): AssistantEntry => {
-    if (open !== undefined) return open;
-    open = { kind: "assistant", texts: [], toolCalls: [], results: [] };
+  const assistant = (raw: JsonRecord | undefined): AssistantEntry => {
+    if (open !== undefined && (raw === undefined || open.raw === undefined || open.raw === raw)) {
+      open.raw ??= raw;
+      return open;
+    }
+    open = { kind: "assistant", texts: [], parts: [], toolCalls: [], results: [] };
+    if (raw !== undefined) open.raw = raw;
     entries.push(open);
     return open;
   };
 
-  for (const { event, index } of history.items) {
+  for (const item of history.items) {
+    const { event, index } = item;
+    const raw = same && isRecord(event.raw) ? event.raw : undefined;
     switch (event.kind) {
       case "message":
         if (event.role === "assistant") {
-          assistant().texts.push(event.text);
+          const entry = assistant(raw?.role === "assistant" ? raw : undefined);
+          if (raw !== undefined && event.path.endsWith(".refusal")) entry.refusal = event.text;
+          else {
+            const send = blocksToSend(event.content, same);
+            if (send !== undefined) entry.parts.push(...chatParts(send, context(index, "a Chat Completions assistant message"), false));
+            else entry.texts.push(event.text);
+          }
         } else {
           open = undefined;
-          entries.push({ kind: "message", message: { role: event.role, content: userContent(event.text, event.content) } });
+          const send = blocksToSend(event.content, same);
+          const content = send === undefined ? event.text : chatParts(send, context(index, `a Chat Completions ${event.role} message`), event.role === "user");
+          entries.push({ kind: "message", message: { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content } });
         }
         break;
       case "reasoning":
         skipped.push({ index, reason: "Chat Completions has no reasoning input" });
         break;
       case "tool_call": {
-        const entry = assistant();
-        entry.toolCalls.push(
-          event.input === "text"
-            ? { id: event.callId, type: "custom", custom: { name: event.name, input: event.argumentsText } }
-            : { id: event.callId, type: "function", function: { name: event.name, arguments: event.argumentsText } },
-        );
-        callEntry.set(event.callId, entry);
+        const entry = assistant(raw?.role === "assistant" ? raw : undefined);
+        entry.toolCalls.push(toolCall(event, same && isRecord(event.raw) ? event.raw : undefined));
+        callEntry.set(event, entry);
         break;
       }
-      case "tool_result":
+      case "tool_result": {
         open = undefined;
-        callEntry.get(event.callId)?.results.push({ role: "tool", tool_call_id: event.callId, content: event.text });
+        const entry = item.call === undefined ? undefined : callEntry.get(item.call);
+        if (entry === undefined) break;
+        const base = raw?.role === "tool" ? raw : {};
+        const prefix = needsErrorPrefix(event);
+        if (prefix) adjustments.push({ index, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' });
+        const send = blocksToSend(event.content, same);
+        const content =
+          send === undefined
+            ? `${prefix ? "Error: " : ""}${event.text}`
+            : [...(prefix ? [{ type: "text", text: "Error:" }] : []), ...chatParts(send, context(index, "a Chat Completions tool message"), false)];
+        entry.results.push({ ...base, role: "tool", tool_call_id: event.callId, content });
         break;
+      }
     }
   }
 
   const messages = entries.flatMap((entry): JsonRecord[] => {
     if (entry.kind === "message") return [entry.message];
-    const message: JsonRecord = { role: "assistant", content: entry.texts.length > 0 ? entry.texts.join("\n") : null };
+    // DeepSeek-style reasoning_content must not go back (and Chat has no reasoning input): it is left out.
+    const base = entry.raw === undefined ? {} : Object.fromEntries(Object.entries(entry.raw).filter(([key]) => key !== "reasoning_content" && key !== "tool_calls"));
+    const message: JsonRecord = { ...base, role: "assistant", content: entry.parts.length > 0 ? entry.parts : entry.texts.length > 0 ? entry.texts.join("\n") : null };
+    if (entry.refusal !== undefined) message.refusal = entry.refusal;
     if (entry.toolCalls.length > 0) message.tool_calls = entry.toolCalls;
     return [message, ...entry.results];
   });
 
   const request: JsonRecord = { messages };
-  if (declarations.length > 0) {
-    request.tools = declarations.map((declaration) => {
-      const fn: JsonRecord = { name: declaration.name };
-      if (declaration.description !== undefined) fn.description = declaration.description;
-      fn.parameters = declaration.inputSchema ?? { type: "object", properties: {} };
-      return { type: "function", function: fn };
-    });
-  }
-  return { request, skipped };
+  if (declarations.length > 0) request.tools = declarations.map((declaration) => chatTool(declaration, same));
+  return { request, skipped, adjustments };
 }
 
-// Images travel as data URLs in content parts; text-only content stays a plain string.
-function userContent(text: string, content: ContentBlock[] | undefined): string | JsonRecord[] {
-  if (content === undefined) return text;
-  return content.flatMap((block): JsonRecord[] => {
-    if (block.type === "text") return [{ type: "text", text: block.text }];
-    if (block.type === "image") return [{ type: "image_url", image_url: { url: `data:${block.mimeType};base64,${block.data}` } }];
-    return [];
-  });
+function toolCall(event: ToolCallEvent, raw: JsonRecord | undefined): JsonRecord {
+  if (event.input === "text") {
+    const custom = raw !== undefined && isRecord(raw.custom) ? raw.custom : {};
+    return { ...(raw ?? {}), id: event.callId, type: "custom", custom: { ...custom, name: event.name, input: event.argumentsText } };
+  }
+  // A legacy function_call's raw is its whole message: only a tool call object's own fields come back.
+  const own = raw !== undefined && isRecord(raw.function) ? raw : undefined;
+  const fn = own !== undefined && isRecord(own.function) ? own.function : {};
+  return { ...(own ?? {}), id: event.callId, type: "function", function: { ...fn, name: event.name, arguments: event.argumentsText } };
+}
+
+function chatTool(declaration: ToolDeclaration, same: boolean): JsonRecord {
+  if (same && isRecord(declaration.raw) && (isRecord(declaration.raw.function) || isRecord(declaration.raw.custom))) return declaration.raw;
+  const fn: JsonRecord = { name: declaration.name };
+  if (declaration.description !== undefined) fn.description = declaration.description;
+  fn.parameters = declaration.inputSchema ?? { type: "object", properties: {} };
+  // A Responses declaration's strict flag means the same here.
+  if (isRecord(declaration.raw) && typeof declaration.raw.strict === "boolean") fn.strict = declaration.raw.strict;
+  return { type: "function", function: fn };
 }
