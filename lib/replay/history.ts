@@ -150,5 +150,14 @@ export function blocksToSend(content: ContentBlock[] | undefined, sameFormat: bo
   return sameFormat || content.some((block) => block.type !== "text") ? content : undefined;
 }
 
+/**
+ * The source message an event was one block of (`messages[0]` for `messages[0].content[2]`), or undefined when the
+ * event is a whole message. Blocks of one source message are sent as one message again.
+ */
+export function sourceMessageOf(path: string): string | undefined {
+  const match = /^(.*)\.(?:content|parts)\[\d+\]$/.exec(path);
+  return match?.[1];
+}
+
 // Placeholder for a history that starts with a model turn: Anthropic and Gemini require a user turn first.
 export const PLACEHOLDER_USER_TEXT = "(Replay: the recorded history begins with a model turn; this user turn was added so the API accepts it.)";

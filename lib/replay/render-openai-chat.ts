@@ -2,7 +2,7 @@
 import type { ToolCallEvent, ToolDeclaration } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, needsErrorPrefix, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 import { chatParts } from "./openai-blocks";
 
 type AssistantEntry = { kind: "assistant"; texts: string[]; parts: JsonRecord[]; refusal?: string; toolCalls: JsonRecord[]; results: JsonRecord[]; raw?: JsonRecord };
@@ -25,6 +25,8 @@ export function renderOpenAIChat(history: PreparedHistory, declarations: readonl
   const context = (index: number, where: string): BlockContext => ({ index, where, skipped, target: "openai-chat", sourceFormat: options.sourceFormat ?? null });
   // The assistant message that model output joins; any input (user text, tool result) closes it.
   let open: AssistantEntry | undefined;
+  // The last input message and the source message its blocks came from, so further blocks of it join it.
+  let input: { message: JsonRecord; source: string } | undefined;
 
   const assistant = (raw: JsonRecord | undefined): AssistantEntry => {
     if (open !== undefined && (raw === undefined || open.raw === undefined || open.raw === raw)) {
@@ -52,9 +54,19 @@ export function renderOpenAIChat(history: PreparedHistory, declarations: readonl
           }
         } else {
           open = undefined;
+          const source = sourceMessageOf(event.path);
+          const parts = chatParts(event.content ?? [{ type: "text", text: event.text }], context(index, `a Chat Completions ${event.role} message`), event.role === "user");
+          const last = entries.at(-1);
+          if (source !== undefined && input !== undefined && input.source === source && last?.kind === "message" && last.message === input.message) {
+            const content = input.message.content;
+            input.message.content = [...(typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []), ...parts];
+            break;
+          }
           const send = blocksToSend(event.content, same);
-          const content = send === undefined ? event.text : chatParts(send, context(index, `a Chat Completions ${event.role} message`), event.role === "user");
-          entries.push({ kind: "message", message: { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content } });
+          const content = send === undefined ? event.text : parts;
+          const message = { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content };
+          entries.push({ kind: "message", message });
+          input = source === undefined ? undefined : { message, source };
         }
         break;
       case "reasoning":

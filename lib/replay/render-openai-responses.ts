@@ -2,7 +2,7 @@
 import type { ToolCallEvent, ToolDeclaration } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, needsErrorPrefix, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 import { responsesAssistantParts, responsesParts } from "./openai-blocks";
 
 export type RenderedOpenAIResponses = { request: JsonRecord; skipped: SkippedEvent[]; adjustments: Adjustment[] };
@@ -20,6 +20,8 @@ export function renderOpenAIResponses(history: PreparedHistory, declarations: re
   const same = options.sourceFormat === "openai-responses";
   const input: JsonRecord[] = [];
   let instructions: string | undefined;
+  // The last message item and the source message its blocks came from, so further blocks of it join it.
+  let open: { item: JsonRecord; source: string } | undefined;
   const ids = new Map<ToolCallEvent, string>();
   const used = new Set<string>();
   const context = (index: number, where: string): BlockContext => ({ index, where, skipped, target: "openai-responses", sourceFormat: options.sourceFormat ?? null });
@@ -45,16 +47,22 @@ export function renderOpenAIResponses(history: PreparedHistory, declarations: re
           break;
         }
         const where = `a Responses ${event.role} message`;
+        const source = sourceMessageOf(event.path);
+        const partsOf = (blocks: NonNullable<typeof event.content>) =>
+          event.role === "assistant" ? responsesAssistantParts(blocks, context(index, where)) : responsesParts(blocks, context(index, where), true);
+        if (source !== undefined && open !== undefined && open.source === source && input.at(-1) === open.item && open.item.role === event.role) {
+          const content = open.item.content;
+          const before = typeof content === "string" ? partsOf([{ type: "text", text: content }]) : Array.isArray(content) ? content : [];
+          open.item.content = [...before, ...partsOf(event.content ?? [{ type: "text", text: event.text }])];
+          break;
+        }
         const send = blocksToSend(event.content, same);
-        const content =
-          send === undefined
-            ? event.text
-            : event.role === "assistant"
-              ? responsesAssistantParts(send, context(index, where))
-              : responsesParts(send, context(index, where), true);
+        const content = send === undefined ? event.text : partsOf(send);
         // A raw `message` item keeps its type, id and status; developer stays developer.
         const base = raw !== undefined && (raw.type === "message" || raw.role !== undefined) ? raw : {};
-        input.push({ ...base, role: typeof base.role === "string" ? base.role : event.role, content });
+        const message = { ...base, role: typeof base.role === "string" ? base.role : event.role, content };
+        input.push(message);
+        open = source === undefined ? undefined : { item: message, source };
         break;
       }
       case "reasoning":
