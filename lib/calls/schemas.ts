@@ -72,6 +72,8 @@ export type McpView = {
   content: ContentBlock[];
   isError: boolean;
   problems: string[];
+  /** What the MCP spec says a tool SHOULD do and it did not (structuredContent without a TextContent serialization). */
+  warnings: string[];
   structuredContent: JsonPreview | null;
 };
 

@@ -146,6 +146,7 @@ function toResultDetail(row: ResultRow, outputSchema: unknown): ResultDetail {
       content: analysis.mcp.content,
       isError: analysis.mcp.isError,
       problems: analysis.mcp.problems,
+      warnings: analysis.mcp.warnings,
       structuredContent: analysis.mcp.structuredContent === undefined ? null : jsonPreview(analysis.mcp.structuredContent),
     };
   }

@@ -41,6 +41,7 @@ export type PreparedHistory = {
   items: HistoryItem[];
   pendingCallIds: string[];
   skipped: SkippedEvent[];
+  adjustments: Adjustment[];
 };
 
 /**
@@ -63,6 +64,7 @@ export function prepareHistory(events: readonly CanonicalEvent[], step: number):
   const answered = new Set<ToolCallEvent>();
   const items: HistoryItem[] = [];
   const skipped: SkippedEvent[] = [];
+  const adjustments: Adjustment[] = [];
 
   cut.forEach((event, index) => {
     switch (event.kind) {
@@ -111,13 +113,23 @@ export function prepareHistory(events: readonly CanonicalEvent[], step: number):
         items.push({ index, event: result, call });
         return;
       }
-      case "protocol":
+      case "protocol": {
+        // The callback protocol's oauth message settles its call: the model is told authorization was asked for.
+        const call = event.method === "oauth" && event.callId !== undefined ? calls.get(event.callId) : undefined;
+        if (call !== undefined && !answered.has(call)) {
+          answered.add(call);
+          const result: ToolResultEvent = { kind: "tool_result", step: event.step, callId: call.callId, text: `Authorization required: the user was asked to authorize at ${event.text}`, isError: false, raw: event.raw, path: event.path };
+          items.push({ index, event: result, call });
+          adjustments.push({ index, change: "the tool sent an oauth message instead of a result: the call is answered with a text saying authorization was requested" });
+          return;
+        }
         skipped.push({ index, reason: `${event.method}: protocol traffic, not part of the model-visible history` });
+      }
     }
   });
 
   const pendingCallIds = order.filter((call) => !answered.has(call)).map((call) => call.callId);
-  return { items, pendingCallIds, skipped };
+  return { items, pendingCallIds, skipped, adjustments };
 }
 
 /**

@@ -25,7 +25,7 @@ function without(record: JsonRecord, keys: readonly string[]): JsonRecord {
  */
 export function renderAnthropic(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedAnthropic {
   const skipped: SkippedEvent[] = [...history.skipped];
-  const adjustments: Adjustment[] = [];
+  const adjustments: Adjustment[] = [...history.adjustments];
   const same = options.sourceFormat === "anthropic";
   const ids = new IdRenamer(adjustments);
   const system: JsonRecord[] = [];

@@ -32,7 +32,7 @@ function withSignature(part: JsonRecord, raw: unknown): JsonRecord {
  */
 export function renderGemini(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedGemini {
   const skipped: SkippedEvent[] = [...history.skipped];
-  const adjustments: Adjustment[] = [];
+  const adjustments: Adjustment[] = [...history.adjustments];
   const system: JsonRecord[] = [];
   const contents: Content[] = [];
   const callContent = new Map<ToolCallEvent, Content>();

@@ -18,7 +18,7 @@ export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[];
  */
 export function renderOpenAIChat(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIChat {
   const skipped: SkippedEvent[] = [...history.skipped];
-  const adjustments: Adjustment[] = [];
+  const adjustments: Adjustment[] = [...history.adjustments];
   const same = options.sourceFormat === "openai-chat";
   const entries: Entry[] = [];
   const callEntry = new Map<ToolCallEvent, AssistantEntry>();

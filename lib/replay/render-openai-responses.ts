@@ -16,7 +16,7 @@ export type RenderedOpenAIResponses = { request: JsonRecord; skipped: SkippedEve
  */
 export function renderOpenAIResponses(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIResponses {
   const skipped: SkippedEvent[] = [...history.skipped];
-  const adjustments: Adjustment[] = [];
+  const adjustments: Adjustment[] = [...history.adjustments];
   const same = options.sourceFormat === "openai-responses";
   const input: JsonRecord[] = [];
   let instructions: string | undefined;

@@ -199,6 +199,14 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
         events.push(event);
         return;
       }
+      case "oauth": {
+        // The callback protocol's oauth message (live threads): the call asked for the user's authorization.
+        const callId = row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey;
+        const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: "oauth", text: row.text ?? "", raw, path };
+        if (callId !== undefined) event.callId = callId;
+        events.push(event);
+        return;
+      }
       case "protocol": {
         const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: stringField(data, "method") ?? "unknown", text: row.text ?? "", raw, path };
         if (data.direction === "client->server" || data.direction === "server->client") event.direction = data.direction;
