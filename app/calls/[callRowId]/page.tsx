@@ -6,6 +6,7 @@ import { notFound } from "next/navigation";
 import { CallOverview } from "@/components/result/call-overview.tsx";
 import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
 import { LiveRefresh } from "@/components/result/live-refresh.tsx";
+import { OAuthRequests } from "@/components/result/oauth-requests.tsx";
 import { ResultCard } from "@/components/result/result-card.tsx";
 import { threadPath } from "@/components/thread/api-client.ts";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
@@ -48,6 +49,7 @@ export default async function CallPage({ params }: { params: Params }) {
         <LiveRefresh active={live} />
       </nav>
       <CallOverview call={call} events={detail.events} />
+      <OAuthRequests events={detail.events} />
 
       <section className="results-section" aria-labelledby="results-title">
         <h2 id="results-title" className="section-title">
@@ -57,7 +59,7 @@ export default async function CallPage({ params }: { params: Params }) {
           <p className="small muted">The {detail.results.length} newest results are shown; {detail.resultsOmitted.toLocaleString("en-US")} earlier ones are not.</p>
         ) : null}
         {detail.results.length === 0 ? (
-          <EmptyState title={call.status === "pending" ? "Waiting for a result" : "No result"}>
+          <EmptyState title={call.status === "pending" ? "Waiting for a result" : call.status === "auth_required" ? "Waiting for the user's authorization" : "No result"}>
             <p>
               {call.status === "pending"
                 ? "The tool has not posted a result for this call yet. This page updates by itself when one arrives."
