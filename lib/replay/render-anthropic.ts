@@ -2,6 +2,7 @@
 import type { ToolCallEvent, ToolDeclaration } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import { anthropicBlocks } from "./anthropic-blocks";
+import { jsonSchemaOf } from "./tool-schema";
 import type { BlockContext } from "./block-context";
 import { blocksToSend, objectArguments, PLACEHOLDER_USER_TEXT, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 
@@ -135,7 +136,7 @@ function anthropicTool(declaration: ToolDeclaration, same: boolean): JsonRecord 
   if (same && isRecord(declaration.raw) && typeof declaration.raw.name === "string") return declaration.raw;
   const tool: JsonRecord = { name: declaration.name };
   if (declaration.description !== undefined) tool.description = declaration.description;
-  tool.input_schema = declaration.inputSchema ?? { type: "object", properties: {} };
+  tool.input_schema = jsonSchemaOf(declaration.inputSchema) ?? { type: "object", properties: {} };
   return tool;
 }
 

@@ -3,6 +3,7 @@ import type { ToolCallEvent, ToolDeclaration, ToolResultEvent } from "../formats
 import { isRecord, parseJson, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
 import { functionResponseParts, geminiParts } from "./gemini-parts";
+import { isGeminiSchema } from "./tool-schema";
 import { blocksToSend, objectArguments, PLACEHOLDER_USER_TEXT, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 
 type Content = { role: "user" | "model"; responses: JsonRecord[]; parts: JsonRecord[] };
@@ -136,7 +137,7 @@ function functionDeclaration(declaration: ToolDeclaration): JsonRecord {
   const fn: JsonRecord = { name: declaration.name };
   if (declaration.description !== undefined) fn.description = declaration.description;
   const schema = declaration.inputSchema;
-  if (isRecord(schema) && typeof schema.type === "string" && schema.type === schema.type.toUpperCase()) fn.parameters = schema;
+  if (isGeminiSchema(schema)) fn.parameters = schema;
   else if (schema !== undefined) fn.parametersJsonSchema = schema;
   return fn;
 }

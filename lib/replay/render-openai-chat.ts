@@ -4,6 +4,7 @@ import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
 import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 import { chatParts } from "./openai-blocks";
+import { jsonSchemaOf } from "./tool-schema";
 
 type AssistantEntry = { kind: "assistant"; texts: string[]; parts: JsonRecord[]; refusal?: string; toolCalls: JsonRecord[]; results: JsonRecord[]; raw?: JsonRecord };
 type Entry = { kind: "message"; message: JsonRecord } | AssistantEntry;
@@ -126,7 +127,7 @@ function chatTool(declaration: ToolDeclaration, same: boolean): JsonRecord {
   if (same && isRecord(declaration.raw) && (isRecord(declaration.raw.function) || isRecord(declaration.raw.custom))) return declaration.raw;
   const fn: JsonRecord = { name: declaration.name };
   if (declaration.description !== undefined) fn.description = declaration.description;
-  fn.parameters = declaration.inputSchema ?? { type: "object", properties: {} };
+  fn.parameters = jsonSchemaOf(declaration.inputSchema) ?? { type: "object", properties: {} };
   // A Responses declaration's strict flag means the same here.
   if (isRecord(declaration.raw) && typeof declaration.raw.strict === "boolean") fn.strict = declaration.raw.strict;
   return { type: "function", function: fn };

@@ -4,6 +4,7 @@ import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
 import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 import { responsesAssistantParts, responsesParts } from "./openai-blocks";
+import { jsonSchemaOf } from "./tool-schema";
 
 export type RenderedOpenAIResponses = { request: JsonRecord; skipped: SkippedEvent[]; adjustments: Adjustment[] };
 
@@ -71,7 +72,8 @@ export function renderOpenAIResponses(history: PreparedHistory, declarations: re
         else skipped.push({ index, reason: "reasoning that is not a Responses reasoning item cannot be replayed" });
         break;
       case "tool_call": {
-        const base = raw?.type === "function_call" || raw?.type === "custom_tool_call" ? raw : {};
+        // An output item sent back as input: custom_tool_call input items have no status.
+        const base = raw?.type === "function_call" ? raw : raw?.type === "custom_tool_call" ? Object.fromEntries(Object.entries(raw).filter(([key]) => key !== "status")) : {};
         const call: JsonRecord =
           event.input === "text"
             ? { ...base, type: "custom_tool_call", call_id: callIdOf(event, index), name: event.name, input: event.argumentsText }
@@ -113,7 +115,7 @@ function responsesTool(declaration: ToolDeclaration, same: boolean): JsonRecord 
   const strict = typeof raw?.strict === "boolean" ? raw.strict : typeof chatFunction?.strict === "boolean" ? chatFunction.strict : null;
   const tool: JsonRecord = { type: "function", name: declaration.name };
   if (declaration.description !== undefined) tool.description = declaration.description;
-  tool.parameters = declaration.inputSchema ?? { type: "object", properties: {} };
+  tool.parameters = jsonSchemaOf(declaration.inputSchema) ?? { type: "object", properties: {} };
   tool.strict = strict;
   return tool;
 }
