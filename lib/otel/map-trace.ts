@@ -127,10 +127,10 @@ class TraceMapper {
         orphanIndex += 1;
       }
     };
-    this.chats.forEach((chat, index) => {
+    for (const chat of this.chats) {
       flushOrphans(chat.span);
-      this.chatStep(chat, index === this.chats.length - 1);
-    });
+      this.chatStep(chat);
+    }
     flushOrphans(null);
     this.otherErrors();
     return {
@@ -180,7 +180,7 @@ class TraceMapper {
     return true;
   }
 
-  private chatStep(chat: ChatView, last: boolean): void {
+  private chatStep(chat: ChatView): void {
     const step = this.step;
     this.step += 1;
     const seen = new Map<string, number>();
@@ -197,7 +197,6 @@ class TraceMapper {
     for (const callKey of requested) this.result(callKey, step);
     const error = spanError(chat.span);
     if (error) this.error(error, chat.span, step, "model", null);
-    void last;
   }
 
   /** Writes one message's items; returns the call keys it requested. */
@@ -364,7 +363,7 @@ class TraceMapper {
     const description = call.tool?.description;
     const withDescription = description && !declaration?.description ? { ...(declaration ?? { name: call.toolName, raw: null }), description } : declaration;
     const { answer: _answer, tool: _tool, emittedResult: _emitted, digest: _digest, ...mapped } = call;
-    const result: MappedCall = { ...mapped, declaration: withDescription };
+    const result = { ...mapped, declaration: withDescription };
     return { ...result, digest: shortHash({ ...result, requestedAt: result.requestedAt.getTime(), completedAt: result.completedAt?.getTime() ?? null }) };
   }
 

@@ -68,8 +68,8 @@ export async function runAiSdkToolLoop(options: AiSdkRunOptions): Promise<{ text
       flaky: tool({
         description: "A tool that always fails",
         inputSchema: z.object({ attempt: z.number() }),
-        execute: async () => {
-          throw new Error("upstream timed out");
+        execute: async ({ attempt }): Promise<{ attempt: number }> => {
+          throw new Error(`upstream timed out (attempt ${attempt})`);
         },
       }),
     },
