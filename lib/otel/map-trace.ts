@@ -40,6 +40,11 @@ export type MappedCall = {
   result: MappedResult | null;
   /** The spans this call was read from (tool span, model calls that requested or answered it). */
   spanIds: string[];
+  /**
+   * The call belongs to another trace of the thread, which requested it and is still waiting for its result:
+   * this trace only executed it (the tool span), so it supplies the result and writes no tool_call row.
+   */
+  adopted: boolean;
   digest: string;
 };
 
@@ -50,6 +55,8 @@ export type TraceContext = {
   lastStep: number | null;
   /** Call ids already used in the thread by other traces or other sources: a call here with one of them is a different call. */
   claimedCallKeys: ReadonlySet<string>;
+  /** Claimed calls still waiting for a result: a tool span here with one of their ids executed that call. */
+  openCallKeys: ReadonlySet<string>;
 };
 
 export type TraceMapping = {
@@ -258,6 +265,7 @@ class TraceMapper {
       completedAt: null,
       result: null,
       spanIds: [chatSpanId, ...(tool ? [tool.span.spanId] : []), ...(answer ? [answer.spanId] : [])],
+      adopted: false,
       digest: "",
       answer: answer ?? null,
       tool: tool ?? null,
@@ -310,7 +318,8 @@ class TraceMapper {
   private orphanTool(tool: ToolView): void {
     if (tool.callId !== null && this.aliases.has(tool.callId)) return;
     const step = Math.max(this.step - 1, (this.context.lastStep ?? -1) + 1);
-    const callKey = this.newCallKey(tool.callId ?? `span-${tool.span.spanId}`);
+    const adopted = tool.callId !== null && this.context.openCallKeys.has(tool.callId);
+    const callKey = adopted && tool.callId !== null ? tool.callId : this.newCallKey(tool.callId ?? `span-${tool.span.spanId}`);
     if (tool.callId !== null) this.aliases.set(tool.callId, callKey);
     const requestedAt = at(tool.span.startNs);
     this.calls.set(callKey, {
@@ -324,12 +333,13 @@ class TraceMapper {
       completedAt: null,
       result: null,
       spanIds: [tool.span.spanId],
+      adopted,
       digest: "",
       answer: null,
       tool,
       emittedResult: false,
     });
-    this.push({ key: `call:${callKey}`, kind: "tool_call", role: null, text: null, callKey, step, occurredAt: requestedAt, dataJson: this.data([tool.span.spanId]) });
+    if (!adopted) this.push({ key: `call:${callKey}`, kind: "tool_call", role: null, text: null, callKey, step, occurredAt: requestedAt, dataJson: this.data([tool.span.spanId]) });
     this.result(callKey, step);
   }
 

@@ -266,11 +266,16 @@ function ownedKeys(thread: ThreadWork): Set<string> {
 function mapThread(thread: ThreadWork, existing: Map<string, ExistingCall>): MappedTrace[] {
   const owned = ownedKeys(thread);
   const claimed = new Set([...existing.keys()].filter((key) => !owned.has(key)));
+  const open = new Set([...claimed].filter((key) => existing.get(key)?.resultId === null));
   let conversation = thread.previous?.conversation ?? [];
   let lastStep = thread.previous?.lastStep ?? null;
   return thread.traces.map((plan) => {
-    const mapping = mapTrace(plan.traceId, plan.spans, { conversation, lastStep, claimedCallKeys: new Set(claimed) });
-    for (const call of mapping.calls) claimed.add(call.callKey);
+    const mapping = mapTrace(plan.traceId, plan.spans, { conversation, lastStep, claimedCallKeys: new Set(claimed), openCallKeys: new Set(open) });
+    for (const call of mapping.calls) {
+      claimed.add(call.callKey);
+      if (call.result === null && !call.adopted) open.add(call.callKey);
+      else open.delete(call.callKey);
+    }
     conversation = mapping.conversation;
     lastStep = mapping.lastStep;
     return { plan, mapping };
@@ -330,7 +335,8 @@ async function writeThreads(tx: ModelClient, writes: ThreadWrite[], callsByGroup
         const eventsOf = kept.get(plan.traceId) ?? new Map<string, number>();
         const state: TraceState = {
           items: mapping.items.map((item) => ({ key: item.key, digest: item.digest, eventId: eventsOf.get(item.key) ?? 0 })),
-          calls: mapping.calls.map((call) => ({ key: call.callKey, digest: call.digest })),
+          // Adopted calls belong to the trace that requested them; this one never deletes them.
+          calls: mapping.calls.filter((call) => !call.adopted).map((call) => ({ key: call.callKey, digest: call.digest })),
           conversation: mapping.conversation,
           lastStep: mapping.lastStep,
           threadSource: plan.threadSource,
@@ -373,13 +379,22 @@ async function writeCalls(
     const existing = callsByGroup.get(thread.groupId) ?? new Map<string, ExistingCall>();
     const threadId = threadIds.get(thread.groupId);
     const desired = new Set<string>();
+    const pending = new Map<string, { groupId: string; call: MappedCall }>();
     for (const { mapping } of traces) {
       for (const call of mapping.calls) {
-        desired.add(call.callKey);
         const ref = JSON.stringify([thread.groupId, call.callKey]);
+        const requested = pending.get(call.callKey);
+        if (call.adopted && requested) {
+          // Requested by an earlier trace of this batch, executed in this one: one row with both halves.
+          requested.call = { ...requested.call, result: call.result, completedAt: call.completedAt, requestedAt: call.requestedAt, spanIds: [...requested.call.spanIds, ...call.spanIds], digest: call.digest };
+          continue;
+        }
+        if (!call.adopted) desired.add(call.callKey);
         const found = existing.get(call.callKey);
         if (!found) {
-          inserts.push({ groupId: thread.groupId, call });
+          const insert = { groupId: thread.groupId, call };
+          pending.set(call.callKey, insert);
+          inserts.push(insert);
           continue;
         }
         callIds.set(ref, found.id);
