@@ -1,4 +1,5 @@
 // Exporting one thread as Toolscope JSONL, streamed page by page so a large thread never sits in memory whole.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { headerRecord, serializeRecord, type ExportCounts, type ResultRef } from "./export-format.ts";
