@@ -1,6 +1,7 @@
 // The endpoints the lean server answers itself, without Next's router in front: the ingestion paths, where
 // Next's ~1 ms per request would cap throughput far below the targets. Every other path goes to Next, which
 // serves the same endpoints' siblings from app/api route files.
+import "server-only";
 import { eventsEndpoint } from "../events/endpoints.ts";
 import type { MethodTable } from "../http/methods.ts";
 import { callbackEndpoint } from "../ingest/endpoints.ts";
