@@ -13,7 +13,7 @@ const LIB_LAYERS = [
   ["api"], // the endpoint pipeline: access check, handler, error mapping
   ["ingest", "calls", "subscriptions"], // domains
   ["events", "pending", "threads", "health", "insights", "deliveries"],
-  ["overview", "traces"],
+  ["overview", "traces", "otel"], // otel maps spans onto threads, calls, results and events (the domains below)
   ["openapi", "server", "client"], // the edges: the OpenAPI document, the lean server, the runtime client
   ["testing"], // test support, imports anything
 ];
