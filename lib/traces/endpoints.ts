@@ -12,7 +12,8 @@ import { chunkLines, exportDownloadHeaders } from "./export-download.ts";
 import { importQuerySchema, replayQuerySchema } from "./schemas.ts";
 import { importTranscript, openThreadExport, renderThreadHistory } from "./service.ts";
 
-const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/plain"];
+// JSON, JSONL, plain text, and raw SSE captures of streamed responses.
+const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/plain", "text/event-stream"];
 
 export const importEndpoint = endpoint({
   name: "POST /api/import",
