@@ -30,7 +30,7 @@ describe.each(testBackends())("oauth messages on $provider", (backend) => {
   });
   const deliver = (message: Record<string, unknown>) => acceptToolResult(rawDelivery(message));
   const callRow = (call: { groupId: string; id: string }) =>
-    t.database.client.toolCall.findUniqueOrThrow({ where: { groupId_callKey: { groupId: call.groupId, callKey: call.id } }, select: { id: true, status: true, resultCount: true, completedAt: true } });
+    t.database.client.toolCall.findUniqueOrThrow({ where: { groupId_callKey: { groupId: call.groupId, callKey: call.id } }, select: { id: true, status: true, resultCount: true, completedAt: true, lastResultAt: true } });
 
   it("stores the URL as an oauth event, settles the call as auth_required and audits it", async () => {
     const call = await register();
@@ -40,6 +40,7 @@ describe.each(testBackends())("oauth messages on $provider", (backend) => {
     const row = await callRow(call);
     expect(row).toMatchObject({ status: "auth_required", resultCount: 0 });
     expect(row.completedAt).not.toBeNull();
+    expect(row.lastResultAt).toBeNull();
     const events = await t.database.client.event.findMany({ where: { toolCallId: row.id, kind: "oauth" }, select: { text: true, source: true } });
     expect(events).toEqual([{ text: expected.auth_url, source: "callback" }]);
 

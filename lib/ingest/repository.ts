@@ -194,7 +194,8 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
   }
   for (const { update, ids } of groups.values()) {
     await tx.$executeRaw(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
-      "resultCount" = "resultCount" + ${update.addedResults}, "lastResultAt" = ${write.at}
+      "resultCount" = "resultCount" + ${update.addedResults}
+      ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
       ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
       ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
       WHERE "id" IN (${join(ids)})`);

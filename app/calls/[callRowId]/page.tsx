@@ -40,7 +40,8 @@ export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
   const spans = await getCallSpans({ callRowId: call.id });
-  const live = call.status === "pending" || call.subscription === "active";
+  // A call awaiting authorization may still get its result once the user has authorized.
+  const live = call.status === "pending" || call.status === "auth_required" || call.subscription === "active";
   return (
     <>
       <nav className="breadcrumbs small" aria-label="Breadcrumbs">
@@ -66,7 +67,9 @@ export default async function CallPage({ params }: { params: Params }) {
             <p>
               {call.status === "pending"
                 ? "The tool has not posted a result for this call yet. This page updates by itself when one arrives."
-                : "This call ended without a result."}
+                : call.status === "auth_required"
+                  ? "The tool asked for the user's authorization instead of a result; it may still send one once they have authorized."
+                  : "This call ended without a result."}
             </p>
           </EmptyState>
         ) : (
