@@ -78,19 +78,9 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
         break;
       }
       case "tool_result": {
-        const call = item.call;
-        const callAt = call === undefined ? undefined : callContent.get(call);
-        if (call === undefined || callAt === undefined) break;
-        let target = contents[contents.indexOf(callAt) + 1];
-        if (target === undefined) {
-          target = { role: "user", responses: [], parts: [] };
-          contents.push(target);
-        }
-        const media = event.content === undefined ? { parts: [], references: [] } : functionResponseParts(event.content, context(index, "a Gemini functionResponse"));
-        const response: JsonRecord = { name: call.name, response: responseObject(event, media.references) };
-        if (!call.syntheticId) response.id = event.callId;
-        if (media.parts.length > 0) response.parts = media.parts;
-        target.responses.push({ functionResponse: response });
+        const callAt = item.call === undefined ? undefined : callContent.get(item.call);
+        if (item.call === undefined || callAt === undefined) break;
+        turnAfter(contents, callAt).responses.push({ functionResponse: functionResponse(event, item.call, context(index, "a Gemini functionResponse")) });
         break;
       }
     }
@@ -109,6 +99,25 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
     request.tools = [{ functionDeclarations: declarations.map((declaration) => (same && isRecord(declaration.raw) && typeof declaration.raw.name === "string" ? declaration.raw : functionDeclaration(declaration))) }];
   }
   return { request, skipped, adjustments };
+}
+
+// The user turn right after the model turn holding the call (created when the history ends with that call).
+function turnAfter(contents: Content[], callAt: Content): Content {
+  const position = contents.indexOf(callAt);
+  const next = contents[position + 1];
+  if (next !== undefined) return next;
+  const created: Content = { role: "user", responses: [], parts: [] };
+  contents.push(created);
+  return created;
+}
+
+// Named like the call, with its id unless synthetic; media the response object cannot hold go as parts.
+function functionResponse(event: ToolResultEvent, call: ToolCallEvent, context: BlockContext): JsonRecord {
+  const media = event.content === undefined ? { parts: [], references: [] } : functionResponseParts(event.content, context);
+  const response: JsonRecord = { name: call.name, response: responseObject(event, media.references) };
+  if (!call.syntheticId) response.id = event.callId;
+  if (media.parts.length > 0) response.parts = media.parts;
+  return response;
 }
 
 function textParts(text: string, raw: unknown): JsonRecord[] {

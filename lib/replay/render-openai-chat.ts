@@ -1,8 +1,8 @@
 // Renders a history cut as an OpenAI Chat Completions request body: {messages, tools?}.
-import type { ToolCallEvent, ToolDeclaration } from "../formats/canonical";
+import type { MessageEvent, ToolCallEvent, ToolDeclaration, ToolResultEvent } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type HistoryItem, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
 import { chatParts } from "./openai-blocks";
 import { jsonSchemaOf } from "./tool-schema";
 
@@ -18,98 +18,128 @@ export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[];
  * Chat has no error flag: an error result whose text does not say so is sent as "Error: <text>" (an adjustment).
  */
 export function renderOpenAIChat(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIChat {
-  const skipped: SkippedEvent[] = [...history.skipped];
-  const adjustments: Adjustment[] = [...history.adjustments];
-  const same = options.sourceFormat === "openai-chat";
-  const entries: Entry[] = [];
-  const callEntry = new Map<ToolCallEvent, AssistantEntry>();
-  const context = (index: number, where: string): BlockContext => ({ index, where, skipped, target: "openai-chat", sourceFormat: options.sourceFormat ?? null });
-  // The assistant message that model output joins; any input (user text, tool result) closes it.
-  let open: AssistantEntry | undefined;
-  // The last input message and the source message its blocks came from, so further blocks of it join it.
-  let input: { message: JsonRecord; source: string } | undefined;
+  const writer = new ChatWriter(history, options);
+  for (const item of history.items) writer.add(item);
+  return writer.finish(declarations);
+}
 
-  const assistant = (raw: JsonRecord | undefined): AssistantEntry => {
+class ChatWriter {
+  private readonly skipped: SkippedEvent[];
+  private readonly adjustments: Adjustment[];
+  private readonly same: boolean;
+  private readonly entries: Entry[] = [];
+  private readonly callEntry = new Map<ToolCallEvent, AssistantEntry>();
+  // The assistant message that model output joins; any input (user text, tool result) closes it.
+  private open: AssistantEntry | undefined;
+  // The last input message and the source message its blocks came from, so further blocks of it join it.
+  private input: { message: JsonRecord; source: string } | undefined;
+
+  constructor(
+    history: PreparedHistory,
+    private readonly options: RenderOptions,
+  ) {
+    this.skipped = [...history.skipped];
+    this.adjustments = [...history.adjustments];
+    this.same = options.sourceFormat === "openai-chat";
+  }
+
+  add(item: HistoryItem): void {
+    const { event, index } = item;
+    const raw = this.same && isRecord(event.raw) ? event.raw : undefined;
+    switch (event.kind) {
+      case "message":
+        if (event.role === "assistant") this.addAssistantText(event, index, raw);
+        else this.addInput(event, index, raw);
+        return;
+      case "reasoning":
+        this.skipped.push({ index, reason: "Chat Completions has no reasoning input" });
+        return;
+      case "tool_call": {
+        const entry = this.assistant(raw?.role === "assistant" ? raw : undefined);
+        entry.toolCalls.push(toolCall(event, raw));
+        this.callEntry.set(event, entry);
+        return;
+      }
+      case "tool_result":
+        this.open = undefined;
+        if (item.call !== undefined) this.addResult(event, item.call, index, raw);
+    }
+  }
+
+  finish(declarations: readonly ToolDeclaration[]): RenderedOpenAIChat {
+    const messages = this.entries.flatMap((entry): JsonRecord[] => {
+      if (entry.kind === "message") return [entry.message];
+      // DeepSeek-style reasoning_content must not go back (and Chat has no reasoning input): it is left out.
+      const base = entry.raw === undefined ? {} : Object.fromEntries(Object.entries(entry.raw).filter(([key]) => key !== "reasoning_content" && key !== "tool_calls"));
+      const message: JsonRecord = { ...base, role: "assistant", content: entry.parts.length > 0 ? entry.parts : entry.texts.length > 0 ? entry.texts.join("\n") : null };
+      if (entry.refusal !== undefined) message.refusal = entry.refusal;
+      if (entry.toolCalls.length > 0) message.tool_calls = entry.toolCalls;
+      return [message, ...entry.results];
+    });
+    const request: JsonRecord = { messages };
+    if (declarations.length > 0) request.tools = declarations.map((declaration) => chatTool(declaration, this.same));
+    return { request, skipped: this.skipped, adjustments: this.adjustments };
+  }
+
+  private context(index: number, where: string): BlockContext {
+    return { index, where, skipped: this.skipped, target: "openai-chat", sourceFormat: this.options.sourceFormat ?? null };
+  }
+
+  // Model output of one source message (its text, calls, refusal) makes one assistant message again.
+  private assistant(raw: JsonRecord | undefined): AssistantEntry {
+    const open = this.open;
     if (open !== undefined && (raw === undefined || open.raw === undefined || open.raw === raw)) {
       open.raw ??= raw;
       return open;
     }
-    open = { kind: "assistant", texts: [], parts: [], toolCalls: [], results: [] };
-    if (raw !== undefined) open.raw = raw;
-    entries.push(open);
-    return open;
-  };
-
-  for (const item of history.items) {
-    const { event, index } = item;
-    const raw = same && isRecord(event.raw) ? event.raw : undefined;
-    switch (event.kind) {
-      case "message":
-        if (event.role === "assistant") {
-          const entry = assistant(raw?.role === "assistant" ? raw : undefined);
-          if (raw !== undefined && event.path.endsWith(".refusal")) entry.refusal = event.text;
-          else {
-            const send = blocksToSend(event.content, same);
-            if (send !== undefined) entry.parts.push(...chatParts(send, context(index, "a Chat Completions assistant message"), false));
-            else entry.texts.push(event.text);
-          }
-        } else {
-          open = undefined;
-          const source = sourceMessageOf(event.path);
-          const parts = chatParts(event.content ?? [{ type: "text", text: event.text }], context(index, `a Chat Completions ${event.role} message`), event.role === "user");
-          const last = entries.at(-1);
-          if (source !== undefined && input !== undefined && input.source === source && last?.kind === "message" && last.message === input.message) {
-            const content = input.message.content;
-            input.message.content = [...(typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []), ...parts];
-            break;
-          }
-          const send = blocksToSend(event.content, same);
-          const content = send === undefined ? event.text : parts;
-          const message = { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content };
-          entries.push({ kind: "message", message });
-          input = source === undefined ? undefined : { message, source };
-        }
-        break;
-      case "reasoning":
-        skipped.push({ index, reason: "Chat Completions has no reasoning input" });
-        break;
-      case "tool_call": {
-        const entry = assistant(raw?.role === "assistant" ? raw : undefined);
-        entry.toolCalls.push(toolCall(event, same && isRecord(event.raw) ? event.raw : undefined));
-        callEntry.set(event, entry);
-        break;
-      }
-      case "tool_result": {
-        open = undefined;
-        const entry = item.call === undefined ? undefined : callEntry.get(item.call);
-        if (entry === undefined) break;
-        const base = raw?.role === "tool" ? raw : {};
-        const prefix = needsErrorPrefix(event);
-        if (prefix) adjustments.push({ index, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' });
-        const send = blocksToSend(event.content, same);
-        const content =
-          send === undefined
-            ? `${prefix ? "Error: " : ""}${event.text}`
-            : [...(prefix ? [{ type: "text", text: "Error:" }] : []), ...chatParts(send, context(index, "a Chat Completions tool message"), false)];
-        entry.results.push({ ...base, role: "tool", tool_call_id: event.callId, content });
-        break;
-      }
-    }
+    const created: AssistantEntry = { kind: "assistant", texts: [], parts: [], toolCalls: [], results: [] };
+    if (raw !== undefined) created.raw = raw;
+    this.entries.push(created);
+    this.open = created;
+    return created;
   }
 
-  const messages = entries.flatMap((entry): JsonRecord[] => {
-    if (entry.kind === "message") return [entry.message];
-    // DeepSeek-style reasoning_content must not go back (and Chat has no reasoning input): it is left out.
-    const base = entry.raw === undefined ? {} : Object.fromEntries(Object.entries(entry.raw).filter(([key]) => key !== "reasoning_content" && key !== "tool_calls"));
-    const message: JsonRecord = { ...base, role: "assistant", content: entry.parts.length > 0 ? entry.parts : entry.texts.length > 0 ? entry.texts.join("\n") : null };
-    if (entry.refusal !== undefined) message.refusal = entry.refusal;
-    if (entry.toolCalls.length > 0) message.tool_calls = entry.toolCalls;
-    return [message, ...entry.results];
-  });
+  private addAssistantText(event: MessageEvent, index: number, raw: JsonRecord | undefined): void {
+    const entry = this.assistant(raw?.role === "assistant" ? raw : undefined);
+    if (raw !== undefined && event.path.endsWith(".refusal")) {
+      entry.refusal = event.text;
+      return;
+    }
+    const send = blocksToSend(event.content, this.same);
+    if (send !== undefined) entry.parts.push(...chatParts(send, this.context(index, "a Chat Completions assistant message"), false));
+    else entry.texts.push(event.text);
+  }
 
-  const request: JsonRecord = { messages };
-  if (declarations.length > 0) request.tools = declarations.map((declaration) => chatTool(declaration, same));
-  return { request, skipped, adjustments };
+  // User and system input; blocks of one source message (an Anthropic message's text and images) make one message.
+  private addInput(event: MessageEvent, index: number, raw: JsonRecord | undefined): void {
+    this.open = undefined;
+    const source = sourceMessageOf(event.path);
+    const send = blocksToSend(event.content, this.same);
+    const parts = () => chatParts(event.content ?? [{ type: "text", text: event.text }], this.context(index, `a Chat Completions ${event.role} message`), event.role === "user");
+    const last = this.entries.at(-1);
+    if (source !== undefined && this.input !== undefined && this.input.source === source && last?.kind === "message" && last.message === this.input.message) {
+      const content = this.input.message.content;
+      this.input.message.content = [...(typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []), ...parts()];
+      return;
+    }
+    const message = { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content: send === undefined ? event.text : parts() };
+    this.entries.push({ kind: "message", message });
+    this.input = source === undefined ? undefined : { message, source };
+  }
+
+  private addResult(event: ToolResultEvent, call: ToolCallEvent, index: number, raw: JsonRecord | undefined): void {
+    const entry = this.callEntry.get(call);
+    if (entry === undefined) return;
+    const base = raw?.role === "tool" ? raw : {};
+    const prefix = needsErrorPrefix(event);
+    if (prefix) this.adjustments.push({ index, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' });
+    const send = blocksToSend(event.content, this.same);
+    const content =
+      send === undefined
+        ? `${prefix ? "Error: " : ""}${event.text}`
+        : [...(prefix ? [{ type: "text", text: "Error:" }] : []), ...chatParts(send, this.context(index, "a Chat Completions tool message"), false)];
+    entry.results.push({ ...base, role: "tool", tool_call_id: event.callId, content });
+  }
 }
 
 function toolCall(event: ToolCallEvent, raw: JsonRecord | undefined): JsonRecord {
