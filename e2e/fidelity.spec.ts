@@ -1,6 +1,7 @@
 // Fidelity as a person sees it: images and documents of imported results, MCP tool hints marked untrusted, an
 // oauth request, digits beyond 2^53, and the warning when a replay had to add a placeholder turn.
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { anthropicStream, asServerSentEvents } from "../lib/formats/fixtures/stream-captures.ts";
 import { anthropicRequest } from "../lib/replay/fixtures/vendor-requests.ts";
 import { findCallRowId, registerCall, uniqueGroup } from "./support/seed.ts";
 
@@ -49,6 +50,16 @@ test("MCP tool title and annotations are shown as untrusted hints; big integers 
   await expect(page.getByTestId("replay-adjustments")).toContainText("placeholder user turn");
   await expect(page.getByTestId("replay-json")).toContainText('"order_id": 12345678901234567890');
   await page.screenshot({ path: `${SCREENSHOTS}/fidelity-replay-adjustments.png`, fullPage: true });
+});
+
+test("a raw text/event-stream capture imports as whole calls", async ({ request }) => {
+  const groupId = uniqueGroup("e2e-sse");
+  const sse = asServerSentEvents(anthropicStream, (event) => ("type" in event && typeof event.type === "string" ? event.type : undefined));
+  const response = await request.post(`/api/import?group_id=${encodeURIComponent(groupId)}`, { data: sse, headers: { "content-type": "text/event-stream" } });
+  expect(response.status(), await response.text()).toBe(201);
+  expect(await response.json()).toMatchObject({ format: "anthropic", counts: { calls: 2, issues: 0 } });
+  const replay = await request.get(`/api/threads/${encodeURIComponent(groupId)}/replay?vendor=anthropic`);
+  expect(await replay.text()).toContain('"order":12345678901234567890');
 });
 
 test("an oauth message settles the call and shows the URL to follow", async ({ page, request }) => {
