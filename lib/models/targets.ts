@@ -6,12 +6,15 @@ import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import { DEFAULT_MODEL_TIMEOUT_MS, modelTargetSchema, type ModelTarget, type ModelTargetsReply, type ModelTargetView } from "./schemas.ts";
 
+/** The environment the targets and keys are read from (process.env, or a test's own). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 export type ModelTargets = { targets: ModelTarget[]; problem: string | null };
 
 const targetsSchema = z.array(modelTargetSchema).max(100);
 
 /** Reads TOOLSCOPE_MODELS; a bad value is reported as `problem` (the settings page shows it), never thrown. */
-export function readModelTargets(env: NodeJS.ProcessEnv = process.env): ModelTargets {
+export function readModelTargets(env: Environment = process.env): ModelTargets {
   const raw = env.TOOLSCOPE_MODELS?.trim();
   if (!raw) return { targets: [], problem: null };
   let value: unknown;
@@ -35,13 +38,13 @@ export function readModelTargets(env: NodeJS.ProcessEnv = process.env): ModelTar
   return { targets: parsed.data.map((target) => ({ ...target, timeoutMs: target.timeoutMs ?? timeoutMs })), problem: null };
 }
 
-function keyState(target: ModelTarget, env: NodeJS.ProcessEnv): ModelTargetView["keyState"] {
+function keyState(target: ModelTarget, env: Environment): ModelTargetView["keyState"] {
   if (target.apiKeyEnv === undefined) return "not_needed";
   return env[target.apiKeyEnv] ? "set" : "missing";
 }
 
 /** The targets as the settings page and GET /api/models show them: names of key variables, never their values. */
-export function listModelTargets(env: NodeJS.ProcessEnv = process.env): ModelTargetsReply {
+export function listModelTargets(env: Environment = process.env): ModelTargetsReply {
   const { targets, problem } = readModelTargets(env);
   return {
     problem,
@@ -59,7 +62,7 @@ export function listModelTargets(env: NodeJS.ProcessEnv = process.env): ModelTar
 }
 
 /** The target named `name`: 422 naming `model` when there is none, 503 when the configuration cannot be read. */
-export function findModelTarget(name: string, env: NodeJS.ProcessEnv = process.env): ModelTarget {
+export function findModelTarget(name: string, env: Environment = process.env): ModelTarget {
   const { targets, problem } = readModelTargets(env);
   if (problem !== null) throw new AppError("unavailable", `Model targets are misconfigured on the server: ${problem}`, { retryAfterSeconds: 60 });
   const target = targets.find((candidate) => candidate.name === name);
@@ -71,7 +74,7 @@ export function findModelTarget(name: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /** The key for `target`, read now; null when the target needs none. 503 when its variable is unset. */
-export function readApiKey(target: ModelTarget, env: NodeJS.ProcessEnv = process.env): string | null {
+export function readApiKey(target: ModelTarget, env: Environment = process.env): string | null {
   if (target.apiKeyEnv === undefined) return null;
   const key = env[target.apiKeyEnv];
   if (!key) throw new AppError("unavailable", `The key for model target "${target.name}" is missing: set ${target.apiKeyEnv} on the server`, { retryAfterSeconds: 60 });

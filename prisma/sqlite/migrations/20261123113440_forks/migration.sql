@@ -9,6 +9,8 @@ CREATE TABLE "ForkRun" (
     "maxTurns" INTEGER NOT NULL,
     "status" TEXT NOT NULL,
     "historyEvents" INTEGER NOT NULL,
+    "historyEndEventId" INTEGER NOT NULL DEFAULT 0,
+    "historyEndCallId" INTEGER NOT NULL DEFAULT 0,
     "cancelRequested" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
