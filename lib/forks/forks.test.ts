@@ -141,7 +141,15 @@ describe.each(testBackends())("forks on $provider", (backend) => {
 
     // Compare: step-aligned, the first divergence is where the fork's model asked for Berlin.
     const comparison = await compareThreads({ a: original, b: groupId, database: t.database });
-    expect(comparison.firstDivergence).not.toBeNull();
+    expect(comparison.rows.map((row) => [row.verdict, row.a?.callKey ?? null, row.b?.origin ?? null])).toEqual([
+      ["edited", "call_paris", "history"],
+      ["same", "call_rome", "history"],
+      ["only_b", null, "run"],
+      ["only_b", null, "run"],
+    ]);
+    expect(comparison.firstDivergence).toBe(2);
+    expect(comparison.forkPoint).toEqual({ side: "b", atStep: 5, lastHistoryRow: 1 });
+    expect(comparison.summary.edited).toBe(1);
   });
 
   it("lets a runtime answer a fork's call through the callback, unchanged", async () => {

@@ -2,7 +2,7 @@
 // the OpenAPI document) and the DTOs the fork pages receive. Client-safe.
 import { z } from "zod";
 import { displaySegmentSchema, identifier } from "../ingest/schemas.ts";
-import { MODEL_APIS, type LiveOutput, type ModelApi } from "../models/schemas.ts";
+import { MODEL_APIS } from "../models/schemas.ts";
 
 export const FORK_STATUSES = ["running", "awaiting_results", "finished", "step_limit", "failed", "cancelled"] as const;
 export type ForkStatus = (typeof FORK_STATUSES)[number];
@@ -70,84 +70,6 @@ export const answerCallSchema = z
   .meta({ id: "AnswerForkCall" });
 export type AnswerCallInput = z.infer<typeof answerCallSchema>;
 
-// ─── DTOs ─────────────────────────────────────────────────────────────────────────────────────────
-
-export type UsageView = {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  totalTokens: number | null;
-  cachedInputTokens: number | null;
-  reasoningTokens: number | null;
-};
-
-export type TurnView = {
-  ordinal: number;
-  status: TurnStatus;
-  startedAt: string;
-  finishedAt: string | null;
-  /** Canonical events sent as history. */
-  historyEvents: number;
-  requestBytes: number;
-  requestSha256: string;
-  /** While streaming (and after): what arrived, masked and with invisible characters shown. */
-  live: LiveOutput;
-  stopReason: string | null;
-  toolCalls: number;
-  /** The provider's error exactly as sent (key masked); `httpStatus` null when it never answered. */
-  error: { httpStatus: number | null; text: string } | null;
-  usage: UsageView;
-  skipped: { index: number; reason: string }[];
-};
-
-export type RecordingMatch = { callKey: string; callRowId: number; resultId: number; preview: string; isError: boolean };
-
-export type ForkCallView = {
-  callRowId: number;
-  callKey: string;
-  toolName: string;
-  argumentsPreview: string;
-  status: string;
-  turn: number | null;
-  /** How the call was answered: recording / manual / callback (a runtime) / history (copied from the original). */
-  answeredBy: "recording" | "manual" | "callback" | "history" | null;
-  recordedFrom: { groupId: string; callKey: string; callRowId: number | null } | null;
-  resultPreview: string | null;
-  /** For a pending call: the original's result for the same tool and arguments, if there is one. */
-  recording: RecordingMatch | null;
-};
-
-export type ForkView = {
-  groupId: string;
-  forkOf: { groupId: string; atStep: number; exists: boolean };
-  target: { name: string; api: ModelApi; model: string; configured: boolean };
-  status: ForkStatus;
-  maxTurns: number;
-  completedTurns: number;
-  historyEvents: number;
-  edits: ForkEdit[];
-  turns: TurnView[];
-  usage: UsageView;
-  /** Calls the model asked for in this fork (history calls are left out). */
-  calls: ForkCallView[];
-  pendingCallKeys: string[];
-  canContinue: boolean;
-  /** Why Continue is not possible now, in words; null when it is. */
-  continueBlocked: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type ForkSummary = {
-  groupId: string;
-  atStep: number;
-  target: string;
-  model: string;
-  status: ForkStatus;
-  turns: number;
-  totalTokens: number | null;
-  createdAt: string;
-};
-
 export const usageViewSchema = z.object({
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
@@ -197,3 +119,69 @@ export const forkAnswerSchema = z
   })
   .meta({ id: "ForkCallAnswered" });
 export type ForkAnswer = z.infer<typeof forkAnswerSchema>;
+
+// ─── DTOs (zod first, so the OpenAPI document and the types are one source) ───────────────────
+
+export type UsageView = z.infer<typeof usageViewSchema>;
+export type TurnView = z.infer<typeof turnViewSchema>;
+
+export const recordingMatchSchema = z.object({
+  callKey: z.string().describe("The original's call whose result would answer"),
+  callRowId: z.number().int(),
+  resultId: z.number().int(),
+  preview: z.string(),
+  isError: z.boolean(),
+});
+export type RecordingMatch = z.infer<typeof recordingMatchSchema>;
+
+export const forkCallViewSchema = z
+  .object({
+    callRowId: z.number().int(),
+    callKey: z.string().describe("The id a runtime answers with through /api/callback, with the fork's group_id"),
+    toolName: z.string(),
+    argumentsPreview: z.string(),
+    status: z.string(),
+    turn: z.number().int().nullable().describe("The model turn (step) that asked for it"),
+    answeredBy: z.enum(["recording", "manual", "callback", "history"]).nullable(),
+    recordedFrom: z.object({ groupId: z.string(), callKey: z.string(), callRowId: z.number().int().nullable() }).nullable(),
+    resultPreview: z.string().nullable(),
+    recording: recordingMatchSchema.nullable().describe("For a pending call: the original's result for the same tool and arguments, if any"),
+  })
+  .meta({ id: "ForkCall" });
+export type ForkCallView = z.infer<typeof forkCallViewSchema>;
+
+export const forkViewSchema = z
+  .object({
+    groupId: z.string(),
+    forkOf: z.object({ groupId: z.string(), atStep: z.number().int(), exists: z.boolean() }),
+    target: z.object({ name: z.string(), api: z.enum(MODEL_APIS), model: z.string(), configured: z.boolean() }),
+    status: z.enum(FORK_STATUSES),
+    maxTurns: z.number().int(),
+    completedTurns: z.number().int(),
+    historyEvents: z.number().int(),
+    edits: z.array(forkEditSchema),
+    turns: z.array(turnViewSchema),
+    usage: usageViewSchema.describe("All turns added up"),
+    calls: z.array(forkCallViewSchema).describe("The calls the fork's model asked for (the copied history's calls are left out)"),
+    pendingCallKeys: z.array(z.string()),
+    canContinue: z.boolean(),
+    continueBlocked: z.string().nullable().describe("Why Continue is not possible now"),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Fork" });
+export type ForkView = z.infer<typeof forkViewSchema>;
+
+export const forkSummarySchema = z
+  .object({
+    groupId: z.string(),
+    atStep: z.number().int(),
+    target: z.string(),
+    model: z.string(),
+    status: z.enum(FORK_STATUSES),
+    turns: z.number().int(),
+    totalTokens: z.number().int().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "ForkSummary" });
+export type ForkSummary = z.infer<typeof forkSummarySchema>;
