@@ -24,7 +24,7 @@ import {
 import { STALE_TURN_MS } from "./run-turn.ts";
 import { MODEL_APIS } from "../models/schemas.ts";
 import { z } from "zod";
-import { FORK_STATUSES, forkEditSchema, TURN_STATUSES, type ForkCallView, type ForkStatus, type ForkSummary, type ForkView, type TurnView, type UsageView } from "./schemas.ts";
+import { FORK_STATUSES, forkEditSchema, TURN_STATUSES, type ForkCallView, type ForkStatus, type ForkLinksView, type ForkSummary, type ForkView, type TurnView, type UsageView } from "./schemas.ts";
 
 const PREVIEW = 240;
 const storedEdits = z.array(forkEditSchema);
@@ -186,7 +186,7 @@ export async function getFork(options: { groupId: string; database?: Database; e
   };
 }
 
-export type ForkLinks = { forkOf: { groupId: string; atStep: number; exists: boolean } | null; forks: ForkSummary[] };
+export type ForkLinks = ForkLinksView;
 
 /** What a thread page shows about forks: the thread it was forked from, and the forks made from it. */
 export async function getForkLinks(options: { groupId: string; database?: Database }): Promise<ForkLinks> {

@@ -185,3 +185,6 @@ export const forkSummarySchema = z
   })
   .meta({ id: "ForkSummary" });
 export type ForkSummary = z.infer<typeof forkSummarySchema>;
+
+/** What a thread page shows about forks: the thread it was forked from, and the forks made from it. */
+export type ForkLinksView = { forkOf: { groupId: string; atStep: number; exists: boolean } | null; forks: ForkSummary[] };
