@@ -98,8 +98,10 @@ export function CompareRows({ rows, firstDivergence = null, forkPoint = null }: 
                 <span className="compare-row-index mono">#{row.index + 1}</span>
                 <CallLabel call={row.a} side="A" />
                 <CallLabel call={row.b} side="B" />
-                <span className={`badge ${verdict.className}`}>{verdict.label}</span>
-                {first ? <span className="badge badge-bad compare-first-badge">first divergence</span> : null}
+                <span className="compare-badges">
+                  {first ? <span className="badge badge-bad compare-first-badge">first divergence</span> : null}
+                  <span className={`badge ${verdict.className}`}>{verdict.label}</span>
+                </span>
               </div>
               {row.verdict === "same" ? null : (
                 <>

@@ -10,32 +10,37 @@ const TURN_BADGE: Record<TurnView["status"], string> = { streaming: "badge-pendi
 export function UsageFigures({ usage, label }: { usage: UsageView; label: string }) {
   const figure = (value: number | null) => (value === null ? "—" : value.toLocaleString("en-US"));
   return (
-    <dl className="fork-usage" aria-label={label}>
-      <div>
-        <dt>input</dt>
-        <dd>{figure(usage.inputTokens)}</dd>
-      </div>
-      <div>
-        <dt>output</dt>
-        <dd>{figure(usage.outputTokens)}</dd>
-      </div>
-      <div>
-        <dt>total</dt>
-        <dd>{figure(usage.totalTokens)}</dd>
-      </div>
-      {usage.cachedInputTokens ? (
+    <div className="fork-usage-row">
+      <span className="fork-usage-label" aria-hidden="true">
+        Tokens
+      </span>
+      <dl className="fork-usage" aria-label={label}>
         <div>
-          <dt>cached input</dt>
-          <dd>{figure(usage.cachedInputTokens)}</dd>
+          <dt>input</dt>
+          <dd>{figure(usage.inputTokens)}</dd>
         </div>
-      ) : null}
-      {usage.reasoningTokens ? (
         <div>
-          <dt>reasoning</dt>
-          <dd>{figure(usage.reasoningTokens)}</dd>
+          <dt>output</dt>
+          <dd>{figure(usage.outputTokens)}</dd>
         </div>
-      ) : null}
-    </dl>
+        <div>
+          <dt>total</dt>
+          <dd>{figure(usage.totalTokens)}</dd>
+        </div>
+        {usage.cachedInputTokens ? (
+          <div>
+            <dt>cached input</dt>
+            <dd>{figure(usage.cachedInputTokens)}</dd>
+          </div>
+        ) : null}
+        {usage.reasoningTokens ? (
+          <div>
+            <dt>reasoning</dt>
+            <dd>{figure(usage.reasoningTokens)}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </div>
   );
 }
 
