@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["lib/testing/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

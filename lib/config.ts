@@ -1,4 +1,5 @@
 // Server-side settings read from the environment, validated once.
+import "server-only";
 export type ToolscopeConfig = {
   /** Largest callback or events body accepted, checked while the body streams in. */
   maxBodyBytes: number;

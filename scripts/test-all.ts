@@ -3,31 +3,21 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
+import { detectPostgres, redactUrl, SKIP_BANNER } from "../lib/testing/postgres-detect.ts";
 
 // Entry points by path: some packages (eslint) do not export their bin through package.json.
 const bin = (relative: string) => path.resolve("node_modules", relative);
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-async function detectPostgres(): Promise<string | null> {
-  if (env.TEST_DATABASE_URL) return env.TEST_DATABASE_URL;
-  const local = "postgresql://postgres@127.0.0.1:5432/postgres";
-  const client = new pg.Client({ connectionString: local, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return local;
-  } catch {
-    return null;
-  }
-}
-
-const pgUrl = await detectPostgres();
+const pgUrl = await detectPostgres(env);
 if (pgUrl) {
   env.TEST_DATABASE_URL = pgUrl;
-  console.log(`[test] PostgreSQL integration tests on ${pgUrl.replace(/:[^:@/]*@/, ":***@")}`);
+  console.log(`[test] PostgreSQL integration tests on ${redactUrl(pgUrl)}`);
+} else if (env.CI) {
+  console.error("[test] CI: no PostgreSQL reachable (start it or set TEST_DATABASE_URL); the PostgreSQL tests must run in CI.");
+  process.exit(1);
 } else {
-  console.log("[test] No PostgreSQL reachable (set TEST_DATABASE_URL): integration tests run on SQLite only.");
+  console.warn(SKIP_BANNER);
 }
 
 fs.mkdirSync("test-results", { recursive: true });
@@ -66,5 +56,6 @@ const playwright = readCounts("test-results/playwright.json", (j) => {
 const passed = vitest[0] + playwright[0];
 const failed = vitest[1] + playwright[1] + (failedSteps.length > 0 && vitest[1] + playwright[1] === 0 ? failedSteps.length : 0);
 console.log(`\n[test] steps failed: ${failedSteps.length ? failedSteps.join(", ") : "none"}`);
+if (!pgUrl) console.warn(SKIP_BANNER);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failedSteps.length === 0 ? 0 : 1);

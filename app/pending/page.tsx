@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import { PendingLive } from "@/components/pending/pending-live.tsx";
 import { requestOrigin } from "@/lib/overview/request-origin.ts";
+import { parseQueryLenient } from "@/lib/http/query.ts";
 import { pendingQuerySchema } from "@/lib/pending/schemas.ts";
 import { getPendingSnapshot } from "@/lib/pending/service.ts";
 
@@ -10,7 +11,8 @@ export const metadata: Metadata = { title: "Pending calls" };
 
 export default async function PendingPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const { sort } = pendingQuerySchema.parse({ sort: Array.isArray(params.sort) ? params.sort[0] : params.sort });
+  // A hand-edited URL still shows the page: an unknown sort falls back to the default.
+  const { sort } = parseQueryLenient(pendingQuerySchema, params).query;
   const [snapshot, origin] = await Promise.all([getPendingSnapshot({ sort }), requestOrigin()]);
   // Keyed by sort: switching order starts a fresh live list instead of merging two orders.
   return <PendingLive key={sort} initial={snapshot} origin={origin} />;

@@ -2,6 +2,7 @@
 // Access levels: public (health, OpenAPI), ingest (runtimes and tools posting), read (GET APIs, exports),
 // admin (import, keys, users, retention), callback (ingest, or a Standard Webhooks signature checked by the
 // callback pipeline itself so a refusal is audited).
+import "server-only";
 import type { IncomingRequest } from "../http/incoming.ts";
 
 export const ACCESS_LEVELS = ["public", "callback", "ingest", "read", "admin"] as const;

@@ -1,6 +1,7 @@
 // One endpoint = one handler, whichever server carries the request (Next route files in app/api, the lean
 // Node server in lib/server). Every endpoint runs the same pipeline: access check, handler, one error shape,
 // Retry-After on every 503/429.
+import "server-only";
 import { authorizeRequest, type Access } from "../access/guard.ts";
 import type { IncomingRequest } from "../http/incoming.ts";
 import { errorReply, withRetryAfter, type Reply } from "../http/reply.ts";

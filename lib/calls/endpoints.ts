@@ -2,6 +2,7 @@
 // GET /api/calls/{id} – a call with its newest results analysed and its deliveries; ?view=call for the call alone
 // GET /api/calls/{id}/deliveries/{deliveryId}/body – the raw bytes of one delivery to this call, exactly as received
 // GET /api/results/{id}/text – a result's raw text: the exact bytes its sha256 covers; ?download=1 as an attachment
+import "server-only";
 import { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
 import { parseQuery, rowIdSchema } from "../http/query.ts";

@@ -1,5 +1,6 @@
 // Prisma access for the call/result detail: one call, its newest results, the deliveries that reached it,
 // its own timeline events, and single bodies (a result text, a delivery's raw bytes) on demand.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 
 const iso = (date: Date): string => date.toISOString();

@@ -2,6 +2,7 @@
 // output-schema validation, flags), the deliveries that reached it, and single bodies on demand.
 // Large values are cut here (texts at TEXT_HEAD_LIMIT, JSON trees at JSON_VALUE_LIMIT) so a 5 MB
 // result never travels to the browser unasked.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { analyzeResult } from "../results/analyze.ts";

@@ -1,4 +1,5 @@
 // Prisma access for deadlines: pending calls whose deadline has passed become timed_out.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 
 export async function findOverdueCalls(tx: ModelClient, now: Date, limit: number) {

@@ -1,5 +1,6 @@
 // Deadlines: a call whose deadline passes without a result becomes timed_out (a late result is still
 // recorded, see lib/ingest/decide-delivery.ts). The server sweeps periodically.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { findOverdueCalls, markTimedOut } from "./timeout-repository.ts";
 

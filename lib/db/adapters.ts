@@ -1,4 +1,5 @@
 // Builds the Prisma driver-adapter factory for a database target: better-sqlite3 for files, pg for PostgreSQL.
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";

@@ -1,4 +1,5 @@
 // Which database Toolscope talks to, decided from DATABASE_URL (unset → the embedded SQLite file).
+import "server-only";
 import path from "node:path";
 
 export const PROVIDERS = ["sqlite", "postgresql"] as const;

@@ -1,4 +1,5 @@
 // Recognises database errors that callers handle as part of normal flow.
+import "server-only";
 
 /**
  * A unique constraint rejected the write: another writer got there first. Prisma reports it as P2002 for

@@ -1,6 +1,7 @@
 // Applies the checked-in migrations of prisma/<provider>/migrations through the WASM schema engine.
 // Runs only in Node scripts (start, db:migrate, tests), never inside the Next bundle: the engine loads a
 // .wasm file from node_modules at run time.
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { createAdapterFactory } from "./adapters.ts";

@@ -1,4 +1,5 @@
 // Reads prisma/<provider>/migrations from disk in the shape the schema engine takes (no engine needed).
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";

@@ -1,4 +1,5 @@
 // Derives prisma/<provider>/schema.prisma from the single model source, prisma/models.prisma.
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import type { Provider } from "./database-url.ts";

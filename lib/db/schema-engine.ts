@@ -1,5 +1,6 @@
 // Loads Prisma's schema engine compiled to WebAssembly (npm: @prisma/schema-engine-wasm) so migrations run
 // offline: the Prisma CLI would download a native engine, which is impossible here.
+import "server-only";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -1,6 +1,7 @@
 // Portable raw SQL for repositories' hot paths: Prisma's tagged templates (placeholders rendered per
 // provider) plus multi-row INSERT helpers. Prisma's query compiler costs ~0.2–1 ms per createMany row set
 // here; a prepared multi-row INSERT costs microseconds per row. Identifiers are the Prisma model/field names.
+import "server-only";
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 
 export { empty, join, raw, sql, type Sql };

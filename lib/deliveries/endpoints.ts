@@ -2,6 +2,7 @@
 // GET /api/deliveries?outcome=&group=&cursor=&limit= – one page, newest first
 // GET /api/deliveries/{id}/body – one delivery's stored body as UTF-8 text (JSON), for the raw view
 // GET /api/deliveries/{id}/raw – the exact stored bytes, as a download (never rendered by the browser)
+import "server-only";
 import { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
 import { parseQuery, rowIdSchema } from "../http/query.ts";

@@ -1,4 +1,5 @@
 // Prisma access for the callback audit log: pages of Delivery rows (never their bodies), outcome counts, one body.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { AuditOutcome, DeliveryCursor, DeliveryRow } from "./schemas.ts";
 

@@ -1,5 +1,6 @@
 // The callback audit log for the /deliveries page and its API routes: filtered, cursor-paginated pages of
 // deliveries (newest first) and, on demand, one delivery's exact stored bytes or their UTF-8 text.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { nonEmptyValues, parseQuery, parseQueryLenient } from "../http/query.ts";

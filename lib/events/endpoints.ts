@@ -1,4 +1,5 @@
 // POST /api/events – record the runtime's side of a trace: one event, or an array answered 207 per item.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { readJsonBody } from "../http/body.ts";
 import { jsonReply } from "../http/reply.ts";

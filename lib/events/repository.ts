@@ -1,4 +1,5 @@
 // Prisma access for the runtime's trace events: threads, call registrations, timeline rows.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import { multiRowInserts, type SqlValue } from "../db/sql.ts";
 

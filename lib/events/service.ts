@@ -1,5 +1,6 @@
 // Recording the runtime's trace events (POST /api/events): call registrations, model output, reasoning,
 // errors, subscription cancellations. Each event is its own transaction; a batch answers per item.
+import "server-only";
 import { getDatabase, type Database, type ModelClient } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";

@@ -6,6 +6,7 @@
 // POST /api/threads/{groupId}/fork/stop – stop the running turn
 // POST /api/threads/{groupId}/fork/calls/{callId}/answer – answer a call from the recording or by hand
 // GET  /api/models – the configured model targets (never their keys)
+import "server-only";
 import type { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
 import { AppError } from "../http/app-error.ts";

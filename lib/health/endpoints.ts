@@ -1,4 +1,5 @@
 // GET /api/health – status, database kind and migration state.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { jsonReply } from "../http/reply.ts";
 import { getHealth } from "./service.ts";

@@ -1,4 +1,5 @@
 // Reads database facts for the health check and the home page: applied migrations and row counts.
+import "server-only";
 import type { Database } from "../db/client.ts";
 
 export type AppliedMigration = { name: string; finishedAt: string | null };

@@ -1,4 +1,5 @@
 // Health of this Toolscope instance: which database, whether its migrations are all applied, what it holds.
+import "server-only";
 import { getDatabase } from "../db/client.ts";
 import { redactDatabaseUrl } from "../db/database-url.ts";
 import { readMigrationList } from "../db/migration-files.ts";

@@ -1,5 +1,6 @@
 // POST /api/callback – accept a tool result for a registered call (the seed's tool_result message).
 // The body is read whole (up to the limit) before any check, so every refusal is audited with what was sent.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { config } from "../config.ts";
 import { jsonReply } from "../http/reply.ts";

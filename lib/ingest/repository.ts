@@ -1,5 +1,6 @@
 // Prisma access for callback ingestion: read the calls a batch of deliveries names, write the batch's
 // results, audit rows, events and call updates inside the caller's transaction.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import { empty, join, multiRowInserts, sql, type SqlValue } from "../db/sql.ts";
 

@@ -1,6 +1,7 @@
 // Accepting tool results (POST /api/callback): validate, route to the registered call, store durably, audit.
 // Deliveries are committed in groups (see CallbackWriter): one transaction carries every delivery that
 // arrived while the previous one was committing, and each sender is answered only after that commit.
+import "server-only";
 import { config } from "../config.ts";
 import { getDatabase, type Database, type ModelClient } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";

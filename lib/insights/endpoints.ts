@@ -1,4 +1,5 @@
 // GET /api/insights – confidence distribution, nextAction counts, error types by tool, slowest tools.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { jsonReply } from "../http/reply.ts";
 import { getInsights } from "./service.ts";

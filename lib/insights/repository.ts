@@ -1,5 +1,6 @@
 // Prisma access for insights: indexed counts, grouped counts, one portable join (error types by tool) and a
 // bounded sample of finished calls for durations. SQL stays portable across SQLite and PostgreSQL.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 
 export async function countResults(db: ModelClient): Promise<{ total: number; withEnvelope: number; withConfidence: number }> {

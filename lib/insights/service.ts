@@ -1,5 +1,6 @@
 // Insights for /insights and GET /api/insights: how confident results are, what tools asked for next,
 // which tools fail and how, which tools are slow. Bands come from lib/results confidenceBand.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { confidenceBand, NEXT_ACTIONS } from "../results/envelope.ts";
 import { percentile } from "./percentile.ts";

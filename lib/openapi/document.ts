@@ -4,6 +4,7 @@ import { FORK_NESTED_SCHEMAS, FORK_SCHEMAS, forkPaths } from "../forks/openapi.t
 import { ERROR_STATUS } from "../http/app-error.ts";
 import { importIssueSchema, importQuerySchema, importResultSchema, replayQuerySchema, replayResultSchema } from "../traces/schemas.ts";
 import { acceptedResultSchema, callbackMessageSchema, displaySegmentSchema } from "../ingest/schemas.ts";
+import { exportTraceServiceResponseSchema, otlpStatusSchema } from "../otel/schemas.ts";
 import {
   batchResultSchema,
   errorEventSchema,
@@ -81,6 +82,37 @@ function queryParameters(schema: z.ZodObject): { name: string; in: "query"; requ
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
 
+/** The OTLP/HTTP trace receiver, served at /v1/traces and /api/otel/v1/traces. */
+function otlpTracesPath(operationId: string) {
+  const status = (description: string) => ({
+    description,
+    content: { "application/x-protobuf": { schema: { type: "string", format: "binary", description: "google.rpc.Status" } }, "application/json": { schema: ref("OtlpStatus") } },
+  });
+  return {
+    post: {
+      operationId,
+      summary: "OTLP/HTTP trace export (OpenTelemetry): spans become threads, calls, results and events",
+      description:
+        "An ExportTraceServiceRequest, protobuf or OTLP/JSON, optionally gzip (Content-Encoding: gzip; the inflated size is bounded by TOOLSCOPE_MAX_BODY_BYTES too). Answers in the request's encoding. Spans are stored once by trace and span id; GenAI semantic conventions, Vercel AI SDK and OpenInference spans are mapped onto the thread named by gen_ai.conversation.id (else the trace id). Authorization as for the other ingest routes (OTEL_EXPORTER_OTLP_HEADERS).",
+      requestBody: {
+        required: true,
+        content: { "application/x-protobuf": { schema: { type: "string", format: "binary" } }, "application/json": { schema: { type: "object" } } },
+      },
+      responses: {
+        "200": {
+          description: "Stored; partialSuccess counts refused spans and explains them (or carries warnings)",
+          content: { "application/x-protobuf": { schema: { type: "string", format: "binary" } }, "application/json": { schema: ref("ExportTraceServiceResponse") } },
+        },
+        "400": status("Undecodable protobuf, JSON or gzip"),
+        "413": status("Body, or its gzip-inflated size, over TOOLSCOPE_MAX_BODY_BYTES"),
+        "415": status("Content-Type is not application/x-protobuf or application/json, or Content-Encoding is not gzip"),
+        "429": status("Too many spans being stored; retry after Retry-After"),
+        "503": status("Could not be stored; nothing was kept; retry after Retry-After"),
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(serverUrl?: string) {
   return {
     openapi: "3.1.0",
@@ -135,6 +167,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      "/v1/traces": otlpTracesPath("postOtlpTraces"),
+      "/api/otel/v1/traces": otlpTracesPath("postOtlpTracesUnderApi"),
       "/api/import": {
         post: {
           operationId: "importTranscript",
@@ -195,6 +229,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         ImportResult: importResultSchema,
         ReplayResult: replayResultSchema,
         ...FORK_SCHEMAS,
+        ExportTraceServiceResponse: exportTraceServiceResponseSchema,
+        OtlpStatus: otlpStatusSchema,
       }),
     },
   };

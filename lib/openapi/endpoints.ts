@@ -1,4 +1,5 @@
 // GET /api/openapi.json – the OpenAPI 3.1 document, generated from the routes' zod schemas.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { jsonReply } from "../http/reply.ts";
 import { buildOpenApiDocument } from "./document.ts";

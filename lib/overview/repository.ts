@@ -1,5 +1,6 @@
 // Prisma access for the overview: row counts, calls per status, recent results and threads. Every query is
 // an indexed count or a bounded read, because the page polls it every two seconds.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { LowConfidenceResult, RecentThread } from "./schemas.ts";
 

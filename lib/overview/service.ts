@@ -1,4 +1,5 @@
 // The overview (home page and GET /api/overview): what this instance holds and what needs attention now.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { listPendingCalls } from "../pending/service.ts";
 import {

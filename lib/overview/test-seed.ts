@@ -1,5 +1,6 @@
 // Test-only factory for the dashboard's integration tests: writes traces through the real ingestion services
 // (recordEvents, acceptToolResult), never through Prisma, so tests see exactly what the API would store.
+import "server-only";
 import type { Database } from "../db/client.ts";
 import { recordEvents } from "../events/service.ts";
 import { acceptToolResult, CallbackWriter, type CallbackReply } from "../ingest/service.ts";

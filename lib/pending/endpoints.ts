@@ -1,4 +1,5 @@
 // GET /api/pending?sort=oldest|newest – calls awaiting a result across threads, and active subscriptions.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { parseQuery } from "../http/query.ts";
 import { jsonReply } from "../http/reply.ts";

@@ -1,4 +1,5 @@
 // Prisma access for pending calls: status "pending" and not a subscription (subscriptions are listed apart).
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { PendingCall, PendingSort } from "./schemas.ts";
 

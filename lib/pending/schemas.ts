@@ -6,8 +6,8 @@ import type { SubscriptionList } from "../subscriptions/schemas.ts";
 export const PENDING_SORTS = ["oldest", "newest"] as const;
 export type PendingSort = (typeof PENDING_SORTS)[number];
 
-/** `?sort=`: anything unknown falls back to oldest first (the calls waiting longest are the interesting ones). */
-export const pendingQuerySchema = z.object({ sort: z.enum(PENDING_SORTS).catch("oldest").default("oldest") });
+/** `?sort=`: oldest first by default (the calls waiting longest are the interesting ones). */
+export const pendingQuerySchema = z.object({ sort: z.enum(PENDING_SORTS).default("oldest") });
 
 export type PendingCall = {
   callRowId: number;

@@ -1,4 +1,5 @@
 // Pending calls across threads, for the /pending page, its API route and the overview's "oldest pending".
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { listSubscriptions } from "../subscriptions/service.ts";
 import { countPendingCalls, findPendingCalls } from "./repository.ts";

@@ -1,13 +1,17 @@
 // The endpoints the lean server answers itself, without Next's router in front: the ingestion paths, where
 // Next's ~1 ms per request would cap throughput far below the targets. Every other path goes to Next, which
 // serves the same endpoints' siblings from app/api route files.
+import "server-only";
 import { eventsEndpoint } from "../events/endpoints.ts";
 import type { MethodTable } from "../http/methods.ts";
 import { callbackEndpoint } from "../ingest/endpoints.ts";
+import { otlpTracesEndpoint } from "../otel/endpoints.ts";
 
 export const LEAN_ROUTES: ReadonlyMap<string, MethodTable<Record<string, string>>> = new Map([
   ["/api/callback", { POST: callbackEndpoint }],
   ["/api/events", { POST: eventsEndpoint }],
+  ["/v1/traces", { POST: otlpTracesEndpoint }],
+  ["/api/otel/v1/traces", { POST: otlpTracesEndpoint }],
 ]);
 
 /** The routing key of a path: one trailing slash is ignored (`/api/callback/` is `/api/callback`, never a redirect). */

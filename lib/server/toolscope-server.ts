@@ -1,5 +1,6 @@
 // Toolscope's production HTTP server: the lean routes (lean-routes.ts) are answered here, straight into their
 // endpoints; everything else goes to Next. Both run the same endpoint objects (lib/<domain>/endpoints.ts).
+import "server-only";
 import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";

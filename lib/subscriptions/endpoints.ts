@@ -1,4 +1,5 @@
 // GET /api/subscriptions – active and cancelled subscriptions with their result counts.
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { jsonReply } from "../http/reply.ts";
 import { getSubscriptionsSnapshot } from "./service.ts";

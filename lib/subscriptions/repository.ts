@@ -1,4 +1,5 @@
 // Prisma access for subscriptions: calls whose subscription column is set, and their cancellation events.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import { decodeStoredText } from "../results/text-codec.ts";
 import type { SubscriptionState, SubscriptionSummary } from "./schemas.ts";

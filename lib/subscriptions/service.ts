@@ -1,4 +1,5 @@
 // Subscriptions, active and cancelled, for the /subscriptions page, its API route and the pending page.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { countSubscriptions, findSubscriptions } from "./repository.ts";
 import type { SubscriptionList, SubscriptionsSnapshot, SubscriptionState } from "./schemas.ts";

@@ -2,6 +2,7 @@
 // GET /api/threads – one page of threads by last activity, filtered and searched, with a keyset cursor
 // GET /api/threads/{groupId}/timeline?after=<eventId>&limit=… – the thread's events after an id, with call state
 // GET /api/threads/{groupId}/events/{eventId}/text – the whole text of one timeline event ("show more")
+import "server-only";
 import { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
 import { parseQuery, rowIdSchema } from "../http/query.ts";

@@ -1,5 +1,6 @@
 // Prisma access for the threads list and the thread timeline: keyset pages, grouped counts, and the
 // first characters of stored texts (never whole 5 MB bodies). Returns plain rows; the service shapes DTOs.
+import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { Prisma } from "../db/generated/sqlite/client.ts";
 import { join, raw, sql } from "../db/sql.ts";

@@ -1,5 +1,6 @@
 // The threads list and the thread timeline: filters and keyset cursors in, plain DTOs out. Bodies are
 // never loaded whole here; previews are cut, masked and made visible before they leave the server.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { chooseDisplay } from "../results/display.ts";

@@ -1,5 +1,6 @@
 // Comparing two threads (a run and its re-run, or a thread and its fork): calls aligned step by step by tool name,
 // with unified diffs of their arguments and first results, and the first divergence found.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { diffSequences, unifiedDiff } from "./line-diff.ts";

@@ -2,6 +2,7 @@
 // POST /api/import – a vendor transcript or a Toolscope JSONL export as one thread (201; 200 when already imported)
 // GET /api/threads/{groupId}/export – the thread as lossless Toolscope JSONL, streamed as a download
 // GET /api/threads/{groupId}/replay?vendor=&step= – the vendor request body (message history) at step N
+import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { readTextBody } from "../http/body.ts";
 import { parseQuery } from "../http/query.ts";

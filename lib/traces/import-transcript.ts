@@ -1,6 +1,7 @@
 // Importing a transcript as one thread: a vendor transcript (lib/formats) or a Toolscope JSONL export, written
 // in one transaction. Re-importing the same input answers like the first time; different content under a
 // taken group id is a conflict.
+import "server-only";
 import { parseTranscript, readJsonOrJsonl } from "../formats/detect.ts";
 import { FormatError } from "../formats/format-error.ts";
 import { getDatabase, type Database } from "../db/client.ts";

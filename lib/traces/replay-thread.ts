@@ -1,4 +1,5 @@
 // Replay of a stored thread: its timeline as canonical events, and the vendor-shaped history at step N.
+import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import type { CanonicalEvent, FormatName, ToolDeclaration } from "../formats/canonical.ts";
 import { AppError } from "../http/app-error.ts";

@@ -1,5 +1,6 @@
 // The traces domain's operations, for routes, pages and the CLI: import, export, replay, compare.
 // One operation per file; this module is the table of contents.
+import "server-only";
 export { importTranscript, type ImportProgress, type ImportReply, type ImportTranscriptOptions } from "./import-transcript.ts";
 export { exportThreadText, openThreadExport, type ThreadExportStream } from "./export-thread.ts";
 export { getReplayTrace, renderThreadHistory, type ReplayTrace } from "./replay-thread.ts";

@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { SpanPanel } from "@/components/otel/span-panel.tsx";
 import { CallOverview } from "@/components/result/call-overview.tsx";
 import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
 import { LiveRefresh } from "@/components/result/live-refresh.tsx";
@@ -14,6 +15,7 @@ import { rowIdSchema, type CallDetail } from "@/lib/calls/schemas.ts";
 import { getCallDetail } from "@/lib/calls/service.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { AppError } from "@/lib/http/app-error.ts";
+import { getCallSpans } from "@/lib/otel/service.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -37,6 +39,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
+  const spans = await getCallSpans({ callRowId: call.id });
   const live = call.status === "pending" || call.subscription === "active";
   return (
     <>
@@ -82,6 +85,7 @@ export default async function CallPage({ params }: { params: Params }) {
         {detail.deliveries.length === 0 ? <p className="muted">None yet.</p> : <DeliveriesTable callRowId={call.id} deliveries={detail.deliveries} />}
         {detail.deliveriesOmitted > 0 ? <p className="small muted">{detail.deliveriesOmitted.toLocaleString("en-US")} more deliveries are not listed.</p> : null}
       </section>
+      {spans ? <SpanPanel spans={spans} /> : null}
     </>
   );
 }

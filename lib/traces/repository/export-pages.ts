@@ -1,4 +1,5 @@
 // Prisma access for reading a whole thread page by page (export): bounded by the ids present when it starts.
+import "server-only";
 import type { ModelClient } from "../../db/client.ts";
 import { decodeStoredText } from "../../results/text-codec.ts";
 import type { CallRecord, DeliveryRecord, ResultRecord } from "../export-format.ts";

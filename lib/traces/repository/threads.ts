@@ -1,4 +1,5 @@
 // Prisma access for threads as wholes: finding one by group id, listing recent ones, the import record.
+import "server-only";
 import type { ModelClient } from "../../db/client.ts";
 import type { ThreadRecord } from "../export-format.ts";
 

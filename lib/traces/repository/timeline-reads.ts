@@ -1,4 +1,5 @@
 // Prisma access for replay and compare: a thread's calls, results and events as plain rows.
+import "server-only";
 import type { ModelClient } from "../../db/client.ts";
 import { decodeStoredText } from "../../results/text-codec.ts";
 import { readEventPage, type EventRow } from "./export-pages.ts";

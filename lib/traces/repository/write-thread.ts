@@ -1,4 +1,5 @@
 // Prisma access for writing a whole thread (import): every row in the records' order, in multi-row INSERTs.
+import "server-only";
 import type { ModelClient } from "../../db/client.ts";
 import { multiRowInserts, type SqlValue } from "../../db/sql.ts";
 import { encodeStoredText } from "../../results/text-codec.ts";

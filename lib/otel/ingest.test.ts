@@ -1,0 +1,105 @@
+// OTLP ingest on every backend: spans from the real AI SDK and OTel exporters' serializers become threads;
+// re-sent batches store once; spans arriving out of order (across requests) end in the right thread and order.
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getTimelinePage } from "../threads/service.ts";
+import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { decodeJsonExport } from "./otlp-json.ts";
+import { decodeProtobufExport } from "./otlp-proto.ts";
+import { acceptTraceExport, getCallSpans } from "./service.ts";
+import { runAiSdkToolLoop } from "./testing/ai-sdk-run.ts";
+
+function protobuf(spans: ReadableSpan[]) {
+  return decodeProtobufExport(ProtobufTraceSerializer.serializeRequest(spans) ?? new Uint8Array());
+}
+
+/** A thread as a person reads it: one line per timeline row, with each call's current state. */
+async function readThread(t: TestDatabase, groupId: string): Promise<string[]> {
+  const page = await getTimelinePage({ groupId, database: t.database, limit: 2000 });
+  const calls = new Map(page.calls.map((call) => [call.id, call]));
+  return page.events.map((event) => {
+    const call = event.callRowId === null ? undefined : calls.get(event.callRowId);
+    if (event.kind === "tool_call" && call) return `call ${call.toolName} ${call.callKey} ${call.status} ${call.argumentsPreview} → ${call.latestResult?.preview ?? "-"}`;
+    if (event.kind === "tool_result") return `result ${call?.callKey ?? "?"}`;
+    return `${event.kind}${event.role ? ` ${event.role}` : ""}: ${event.text ?? ""}`;
+  });
+}
+
+const EXPECTED = [
+  "message system: You are a weather assistant.",
+  "message user: What is the weather in Paris?",
+  "message assistant: Let me check the weather.",
+  'call weather call-weather-1 completed {"city":"Paris"} → {"city":"Paris","sky":"sunny","celsius":21}',
+  'call flaky call-fail-1 errored {"attempt":1} → Error: upstream timed out (attempt 1)',
+  "result call-weather-1",
+  "result call-fail-1",
+  "error: Error: upstream timed out (attempt 1)",
+  "message assistant: It is sunny in Paris, 21 °C.",
+];
+
+describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await useTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+  const accept = (decoded: ReturnType<typeof protobuf>) => acceptTraceExport({ decoded, database: t.database });
+
+  it.each(["otel", "legacy"] as const)("maps an AI SDK tool loop (%s mode) onto its conversation's thread, call by call", async (mode) => {
+    const conversationId = `conv-${mode}-${Date.now()}`;
+    const { spans } = await runAiSdkToolLoop({ mode, conversationId });
+    expect(await accept(protobuf(spans))).toBeNull();
+    expect(await readThread(t, conversationId)).toEqual(EXPECTED);
+    const weather = (await getTimelinePage({ groupId: conversationId, database: t.database })).calls.find((call) => call.toolName === "weather");
+    const panel = await getCallSpans({ callRowId: weather?.id ?? 0, database: t.database });
+    expect(panel?.spans.map((span) => span.role)).toEqual(["tool execution", "model call", "model call"]);
+    expect(panel?.spans[0]?.scope.name).toBe("ai-sdk-test");
+  });
+
+  it("stores a re-sent batch once and answers it the same", async () => {
+    const conversationId = `conv-resend-${Date.now()}`;
+    const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    const encoded = JsonTraceSerializer.serializeRequest(spans) ?? new Uint8Array();
+    await accept(decodeJsonExport(encoded));
+    const before = await t.database.client.event.count();
+    expect(await accept(decodeJsonExport(encoded))).toBeNull();
+    expect(await t.database.client.event.count()).toBe(before);
+    expect(await t.database.client.otelSpan.count({ where: { traceId: spans[0]?.spanContext().traceId } })).toBe(spans.length);
+    expect(await readThread(t, conversationId)).toEqual(EXPECTED);
+  });
+
+  it("puts spans that arrive out of order, over several requests, in the right thread and order", async () => {
+    const conversationId = `conv-late-${Date.now()}`;
+    const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    const byName = (pattern: RegExp) => spans.filter((span) => pattern.test(span.name));
+    // Tools first (no thread id yet: they land in the trace's own thread), then the model calls, then the
+    // agent and step spans that carry the conversation id.
+    await accept(protobuf(byName(/^execute_tool/)));
+    const traceId = spans[0]?.spanContext().traceId ?? "";
+    expect((await readThread(t, traceId)).filter((line) => line.startsWith("call"))).toHaveLength(2);
+    await accept(protobuf(byName(/^chat/).reverse()));
+    await accept(protobuf(byName(/^(invoke_agent|step)/)));
+    expect(await readThread(t, conversationId)).toEqual(EXPECTED);
+    expect(await t.database.client.thread.count({ where: { groupId: traceId } })).toBe(0);
+  });
+
+  it("threads a second run of the conversation after the first, writing only what is new", async () => {
+    const conversationId = `conv-two-${Date.now()}`;
+    const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    // The second run arrives first; the first run's spans come later and must be placed before it.
+    await accept(protobuf(second.spans));
+    await accept(protobuf(first.spans));
+    const lines = await readThread(t, conversationId);
+    expect(lines.slice(0, EXPECTED.length)).toEqual(EXPECTED);
+    expect(lines[EXPECTED.length]).toBe("message user: And in Lyon?");
+    const secondCalls = lines.slice(EXPECTED.length).filter((line) => line.startsWith("call"));
+    expect(secondCalls.map((line) => line.split(" ")[2])).toEqual([
+      `call-weather-1@${second.spans[0]?.spanContext().traceId.slice(0, 8)}`,
+      `call-fail-1@${second.spans[0]?.spanContext().traceId.slice(0, 8)}`,
+    ]);
+  });
+});
