@@ -5,6 +5,7 @@ import { useState } from "react";
 import { eventKindLabel, eventSummary } from "@/components/replay/event-summary.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CanonicalEvent } from "@/lib/formats/canonical.ts";
+import { EnvelopeFields } from "./envelope-fields.tsx";
 import type { ForkDraft, InsertedMessage } from "./fork-draft.ts";
 
 export type DraftChange =
@@ -88,6 +89,7 @@ export function ForkEventRow({ event, index, draft, focus, onChange }: Props) {
               <span className="field-label">Result text of {callId} (what the model sees)</span>
               <textarea className="input fork-textarea mono" value={resultText} rows={Math.min(14, Math.max(3, resultText.split("\n").length + 1))} onChange={(change) => onChange({ kind: "result", call: callId, text: change.target.value })} />
             </label>
+            <EnvelopeFields text={resultText} callId={callId} onChange={(text) => onChange({ kind: "result", call: callId, text })} />
             <label className="field">
               <span className="field-label">Display segments (JSON array, for people; empty keeps the original&apos;s)</span>
               <textarea
