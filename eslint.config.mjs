@@ -8,12 +8,13 @@ import nextTypeScript from "eslint-config-next/typescript";
 // placed here; linting stops with a message until it is.
 const LIB_LAYERS = [
   ["http", "results", "formats"], // foundations: HTTP primitives and pure analysis, no other lib folder
-  ["db", "replay"], // the database client; replay renderers (pure, over formats)
+  ["db", "replay", "models"], // the database client; replay renderers (pure, over formats); model targets and API clients
   ["access"], // who may call what (sessions, keys)
   ["api"], // the endpoint pipeline: access check, handler, error mapping
   ["ingest", "calls", "subscriptions"], // domains
   ["events", "pending", "threads", "health", "insights", "deliveries"],
   ["overview", "traces", "otel"], // otel maps spans onto threads, calls, results and events (the domains below)
+  ["forks"], // a fork is a thread written like an import, replayed, sent to a model (traces, replay, models below)
   ["openapi", "server", "client"], // the edges: the OpenAPI document, the lean server, the runtime client
   ["testing"], // test support, imports anything
 ];

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./e2e/support/chromium.ts";
+import { FAKE_MODEL_TARGETS, FAKE_PROVIDER_KEY, FAKE_PROVIDER_PORT, FAKE_PROVIDER_URL } from "./e2e/support/fake-provider.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `toolscope-e2e-${process.pid}`);
@@ -28,20 +29,34 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: {
-    command: "node --import ./scripts/register.mjs scripts/start.ts",
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 240_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: `file:${path.join(dataDir, "e2e.db")}`,
-      NEXT_TELEMETRY_DISABLED: "1",
-      TOOLSCOPE_DEADLINE_SWEEP_MS: "250",
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+  webServer: [
+    {
+      command: "node --import ./scripts/register.mjs scripts/fake-provider.ts",
+      url: `${FAKE_PROVIDER_URL}/__fake/requests`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { FAKE_PROVIDER_PORT: String(FAKE_PROVIDER_PORT), FAKE_PROVIDER_KEY },
     },
-  },
+    {
+      command: "node --import ./scripts/register.mjs scripts/start.ts",
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: `file:${path.join(dataDir, "e2e.db")}`,
+        NEXT_TELEMETRY_DISABLED: "1",
+        TOOLSCOPE_DEADLINE_SWEEP_MS: "250",
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+        // Forks go to the fake provider; the key reaches the server only through the variable its targets name.
+        TOOLSCOPE_MODELS: JSON.stringify(FAKE_MODEL_TARGETS),
+        E2E_FAKE_PROVIDER_KEY: FAKE_PROVIDER_KEY,
+      },
+    },
+  ],
 });

@@ -78,8 +78,19 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
               <strong>{comparison.summary.resultsDiffer}</strong> with different results · <strong>{comparison.summary.onlyA}</strong> only in A ·{" "}
               <strong>{comparison.summary.onlyB}</strong> only in B
             </p>
+            <p className="small" data-testid="compare-divergence">
+              {comparison.firstDivergence === null ? (
+                "The two runs never diverge."
+              ) : (
+                <>
+                  First divergence: <a href="#first-divergence">call #{comparison.firstDivergence + 1}</a>
+                </>
+              )}
+              {comparison.summary.edited > 0 ? ` · ${comparison.summary.edited} edited in the fork` : ""}
+              {comparison.forkPoint !== null ? ` · ${comparison.forkPoint.side.toUpperCase()} is a fork of ${comparison.forkPoint.side === "a" ? "B" : "A"}${comparison.forkPoint.atStep !== null ? ` at step ${comparison.forkPoint.atStep}` : ""}` : ""}
+            </p>
           </div>
-          {comparison.rows.length === 0 ? <p className="card muted">Neither thread has calls.</p> : <CompareRows rows={comparison.rows} />}
+          {comparison.rows.length === 0 ? <p className="card muted">Neither thread has calls.</p> : <CompareRows rows={comparison.rows} firstDivergence={comparison.firstDivergence} forkPoint={comparison.forkPoint} />}
         </section>
       ) : null}
     </>

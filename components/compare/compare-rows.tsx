@@ -1,8 +1,9 @@
 // The aligned calls of two threads, one card per step: what each side called, and how arguments and results differ.
 import { StatusBadge } from "@/components/ui/status-badge.tsx";
-import type { ComparedCall, CompareRow, TextDiff } from "@/lib/traces/compare-threads.ts";
+import type { ComparedCall, CompareRow, RowVerdict, TextDiff, ThreadComparison } from "@/lib/traces/compare-threads.ts";
 import { findSecrets, maskSecrets, revealInvisible } from "@/lib/results/flags.ts";
 import { UnifiedDiffView } from "./unified-diff-view.tsx";
+import "./compare-divergence.css";
 
 // One-sided texts are shown up to here; the thread page has the rest.
 const SIDE_TEXT_LIMIT = 4000;
@@ -18,17 +19,19 @@ function CallLabel({ call, side }: { call: ComparedCall | null; side: "A" | "B" 
     <span className="compare-call">
       <span className="compare-side-tag">{side}</span> <strong>{present(call.toolName)}</strong> <span className="mono small muted">{present(call.callKey)}</span>{" "}
       <StatusBadge status={call.status} />
+      {call.step !== null ? <span className="small muted"> step {call.step}</span> : null}
       {call.resultCount > 1 ? <span className="small muted"> {call.resultCount} results (first compared)</span> : null}
     </span>
   );
 }
 
-function rowVerdict(row: CompareRow): { label: string; className: string } {
-  if (row.a === null) return { label: "only in B", className: "badge-warn" };
-  if (row.b === null) return { label: "only in A", className: "badge-warn" };
-  if (row.arguments.same && row.result.same) return { label: "same", className: "badge-ok" };
-  return { label: "differs", className: "badge-bad" };
-}
+const VERDICTS: Record<RowVerdict, { label: string; className: string }> = {
+  same: { label: "same", className: "badge-ok" },
+  differs: { label: "differs", className: "badge-bad" },
+  only_a: { label: "only in A", className: "badge-warn" },
+  only_b: { label: "only in B", className: "badge-warn" },
+  edited: { label: "edited in the fork", className: "badge-pending" },
+};
 
 function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; diff: TextDiff; a: string | null; b: string | null }) {
   const name = title.toLowerCase();
@@ -62,25 +65,52 @@ function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; dif
   );
 }
 
-export function CompareRows({ rows }: { rows: CompareRow[] }) {
+type Props = { rows: CompareRow[]; firstDivergence?: ThreadComparison["firstDivergence"]; forkPoint?: ThreadComparison["forkPoint"] };
+
+function ForkPoint({ forkPoint }: { forkPoint: NonNullable<ThreadComparison["forkPoint"]> }) {
+  const fork = forkPoint.side.toUpperCase();
+  const original = forkPoint.side === "a" ? "B" : "A";
+  return (
+    <li className="compare-fork-point" data-testid="compare-fork-point">
+      <span>
+        Fork point{forkPoint.atStep !== null ? ` (step ${forkPoint.atStep})` : ""}: above, {fork} is {original}&apos;s history copied with its edits; below, {fork}&apos;s own model
+      </span>
+    </li>
+  );
+}
+
+export function CompareRows({ rows, firstDivergence = null, forkPoint = null }: Props) {
   return (
     <ol className="compare-rows">
+      {forkPoint !== null && forkPoint.lastHistoryRow === -1 ? <ForkPoint forkPoint={forkPoint} /> : null}
       {rows.map((row) => {
-        const verdict = rowVerdict(row);
+        const verdict = VERDICTS[row.verdict];
+        const first = row.index === firstDivergence;
         return (
-          <li key={row.index} className={`card compare-row compare-row-${verdict.label.replace(/\s/g, "-")}`} data-testid="compare-row">
-            <div className="compare-row-head">
-              <span className="compare-row-index mono">#{row.index + 1}</span>
-              <CallLabel call={row.a} side="A" />
-              <CallLabel call={row.b} side="B" />
-              <span className={`badge ${verdict.className}`}>{verdict.label}</span>
-            </div>
-            {verdict.label === "same" ? null : (
-              <>
-                <DiffSection title="Arguments" diff={row.arguments} a={row.a?.argumentsText ?? null} b={row.b?.argumentsText ?? null} />
-                <DiffSection title="Result" diff={row.result} a={row.a?.resultText ?? null} b={row.b?.resultText ?? null} />
-              </>
-            )}
+          <li key={row.index} className="compare-row-item">
+            <article
+              className={`card compare-row compare-row-${verdict.label.replace(/\s/g, "-")}${first ? " is-first-divergence" : ""}`}
+              data-testid="compare-row"
+              id={first ? "first-divergence" : undefined}
+              aria-label={`Step-aligned call ${row.index + 1}${first ? ", the first divergence" : ""}`}
+            >
+              <div className="compare-row-head">
+                <span className="compare-row-index mono">#{row.index + 1}</span>
+                <CallLabel call={row.a} side="A" />
+                <CallLabel call={row.b} side="B" />
+                <span className="compare-badges">
+                  {first ? <span className="badge badge-bad compare-first-badge">first divergence</span> : null}
+                  <span className={`badge ${verdict.className}`}>{verdict.label}</span>
+                </span>
+              </div>
+              {row.verdict === "same" ? null : (
+                <>
+                  <DiffSection title="Arguments" diff={row.arguments} a={row.a?.argumentsText ?? null} b={row.b?.argumentsText ?? null} />
+                  <DiffSection title="Result" diff={row.result} a={row.a?.resultText ?? null} b={row.b?.resultText ?? null} />
+                </>
+              )}
+            </article>
+            {forkPoint !== null && forkPoint.lastHistoryRow === row.index ? <ForkPoint forkPoint={forkPoint} /> : null}
           </li>
         );
       })}

@@ -34,3 +34,9 @@ export const traceQueryKeys = {
   allThreadLists: () => ["threads"] as const,
   overview: () => ["overview"] as const,
 };
+
+// ─── Forks ──────────────────────────────────────────────────────────────────────────────────────────
+/** A fork's state, polled while its model answers. */
+export const forkQueryKeys = {
+  fork: (groupId: string) => ["fork", groupId] as const,
+};

@@ -8,6 +8,8 @@ import { renderHistory, stringifyRequest, type RenderedHistory } from "@/lib/rep
 import { findSecrets, maskSecrets, revealInvisible } from "@/lib/results/flags.ts";
 import type { ReplayTrace } from "@/lib/traces/replay-thread.ts";
 import { REPLAY_VENDOR_LABELS, REPLAY_VENDORS, type ReplayVendorName } from "@/lib/traces/schemas.ts";
+import Link from "next/link";
+import { newForkHref } from "@/components/forks/fork-api.ts";
 import { eventKindLabel, eventSummary } from "./event-summary.ts";
 import { ReplayAdjustments } from "./replay-adjustments.tsx";
 import { safeFileName } from "./trace-hrefs.ts";
@@ -210,6 +212,11 @@ export function ReplayViewer({ trace, initialStep, initialVendor }: Props) {
           <button type="button" className="button" onClick={download} disabled={history === null}>
             Download JSON
           </button>
+          {step > 0 ? (
+            <Link className="button" href={newForkHref(trace.groupId, { step })}>
+              Fork here…
+            </Link>
+          ) : null}
           <span className="small muted replay-keys">
             Keys: <kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd>
           </span>

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of Toolscope's public HTTP contract, generated from the zod schemas the routes use.
 import { z } from "zod";
+import { FORK_NESTED_SCHEMAS, FORK_SCHEMAS, forkPaths } from "../forks/openapi.ts";
 import { ERROR_STATUS } from "../http/app-error.ts";
 import { importIssueSchema, importQuerySchema, importResultSchema, replayQuerySchema, replayResultSchema } from "../traces/schemas.ts";
 import { acceptedOAuthSchema, acceptedResultSchema, callbackMessageSchema, displaySegmentSchema, oauthMessageSchema } from "../ingest/schemas.ts";
@@ -54,6 +55,7 @@ function componentSchemas(named: Record<string, z.ZodType>): Record<string, Json
     ReasoningEvent: reasoningEventSchema,
     ErrorEvent: errorEventSchema,
     SubscriptionCancelEvent: subscriptionCancelEventSchema,
+    ...FORK_NESTED_SCHEMAS,
   };
   for (const [id, schema] of Object.entries(nested)) if (!registry.has(schema)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", io: "input" });
@@ -212,6 +214,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
         },
       },
+      ...forkPaths(ref, errorResponse),
       "/api/openapi.json": { get: { operationId: "getOpenApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
     },
     components: {
@@ -227,6 +230,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         Error: errorBodySchema,
         ImportResult: importResultSchema,
         ReplayResult: replayResultSchema,
+        ...FORK_SCHEMAS,
         ExportTraceServiceResponse: exportTraceServiceResponseSchema,
         OtlpStatus: otlpStatusSchema,
       }),

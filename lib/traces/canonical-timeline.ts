@@ -2,7 +2,7 @@
 // replay renders live and imported threads alike. Pure: the repository reads the rows, this maps them.
 import type { CanonicalEvent, ContentBlock, ErrorSignal, FormatName, ToolDeclaration } from "../formats/canonical.ts";
 import { isRecord, type JsonRecord } from "../formats/json-fields.ts";
-import { IMPORT_EVENT, IMPORT_SOURCE } from "./event-kinds.ts";
+import { CANONICAL_DATA_SOURCES, FORK_EVENT, IMPORT_EVENT } from "./event-kinds.ts";
 import type { EventRow, TimelineCall, TimelineResult } from "./repository/timeline-reads.ts";
 
 export type TimelineRows = {
@@ -104,14 +104,16 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
   };
 
   rows.events.forEach((row, position) => {
-    const imported = row.source === IMPORT_SOURCE;
+    // Imports and forks keep canonical fields in dataJson; live rows have them in their columns only.
+    const imported = CANONICAL_DATA_SOURCES.has(row.source);
     const parsedData = imported ? parseJson(row.dataJson) : undefined;
     const data: JsonRecord = isRecord(parsedData) ? parsedData : {};
     const raw = parseJson(row.rawJson) ?? null;
     const path = stringField(data, "path") ?? `timeline[${position}]`;
 
     switch (row.kind) {
-      case IMPORT_EVENT: {
+      case IMPORT_EVENT:
+      case FORK_EVENT: {
         const metadata = parseJson(row.dataJson);
         if (isRecord(metadata)) {
           importedDeclarations = declarationsFrom(metadata.declarations);

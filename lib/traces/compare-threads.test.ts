@@ -71,7 +71,12 @@ describe.each(testBackends())("comparing threads on $provider", (backend) => {
       ["book", null, false, false],
     ]);
     expect(comparison.rows[0]?.arguments.diff).toContain('-  "to": "HND"\n+  "to": "NRT"');
-    expect(comparison.summary).toEqual({ matched: 2, onlyA: 1, onlyB: 1, argumentsDiffer: 1, resultsDiffer: 1 });
+    expect(comparison.summary).toEqual({ matched: 2, onlyA: 1, onlyB: 1, argumentsDiffer: 1, resultsDiffer: 1, edited: 0 });
+    expect(comparison.rows.map((row) => row.verdict)).toEqual(["differs", "only_b", "same", "only_a"]);
+    expect(comparison.firstDivergence).toBe(0);
+    expect(comparison.forkPoint).toBeNull();
+    const itself = await compareThreads({ a, b: a, database: t.database });
+    expect(itself.firstDivergence).toBeNull();
   });
 
   it("answers 404 for an unknown thread", async () => {

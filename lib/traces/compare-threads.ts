@@ -1,10 +1,10 @@
-// Comparing two threads (a run and its re-run): calls aligned step by step by tool name, with unified diffs of
-// their arguments and first results.
+// Comparing two threads (a run and its re-run, or a thread and its fork): calls aligned step by step by tool name,
+// with unified diffs of their arguments and first results, and the first divergence found.
 import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { diffSequences, unifiedDiff } from "./line-diff.ts";
-import { findThread, listRecentThreads, type ThreadListItem } from "./repository/threads.ts";
+import { findForkOrigin, findThread, listRecentThreads, type ThreadListItem } from "./repository/threads.ts";
 import { countCalls, readCalls, readResults } from "./repository/timeline-reads.ts";
 
 export type { ThreadListItem };
@@ -22,6 +22,8 @@ export type ComparedCall = {
   argumentsText: string | null;
   resultText: string | null;
   resultIsError: boolean;
+  /** In a fork: "history" for calls copied from the original (edits applied), "run" for the ones its model made. */
+  origin: "history" | "run" | null;
 };
 
 export type TextDiff = {
@@ -34,21 +36,37 @@ export type TextDiff = {
   prettyJson: boolean;
 };
 
+/** same · differs · only in A/B · edited (a fork's copied history where the fork's edit changed it). */
+export type RowVerdict = "same" | "differs" | "only_a" | "only_b" | "edited";
+
 export type CompareRow = {
   index: number;
   a: ComparedCall | null;
   b: ComparedCall | null;
   arguments: TextDiff;
   result: TextDiff;
+  verdict: RowVerdict;
 };
 
-export type CompareSide = { groupId: string; title: string | null; vendor: string | null; callCount: number; shownCalls: number };
+export type CompareSide = {
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  callCount: number;
+  shownCalls: number;
+  /** Set when this side is a fork: the thread and step it was made from. */
+  forkOf: { groupId: string | null; atStep: number | null } | null;
+};
 
 export type ThreadComparison = {
   a: CompareSide;
   b: CompareSide;
   rows: CompareRow[];
-  summary: { matched: number; onlyA: number; onlyB: number; argumentsDiffer: number; resultsDiffer: number };
+  summary: { matched: number; onlyA: number; onlyB: number; argumentsDiffer: number; resultsDiffer: number; edited: number };
+  /** Index of the first row where the two runs went different ways (edits of a fork's history excepted); null when none did. */
+  firstDivergence: number | null;
+  /** When one side is a fork of the other: the index of the last row of the copied history (-1: none). */
+  forkPoint: { side: "a" | "b"; atStep: number | null; lastHistoryRow: number } | null;
 };
 
 function prettyJson(text: string): string | null {
@@ -76,6 +94,7 @@ export function compareTexts(a: string | null, b: string | null, name: string): 
 async function loadSide(db: Database, groupId: string): Promise<{ side: CompareSide; calls: ComparedCall[] }> {
   const thread = await findThread(db.client, groupId);
   if (thread === null) throw new AppError("not_found", `No thread "${groupId}"`);
+  const fork = await findForkOrigin(db.client, thread.id);
   const calls = await readCalls(db.client, thread.id, MAX_COMPARED_CALLS + 1);
   const shown = calls.slice(0, MAX_COMPARED_CALLS);
   const lastShown = shown.at(-1);
@@ -83,7 +102,14 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
   const results = new Map(firstResults.map((result) => [result.toolCallId, result]));
   const callCount = calls.length > MAX_COMPARED_CALLS ? await countCalls(db.client, thread.id) : calls.length;
   return {
-    side: { groupId: thread.groupId, title: thread.record.title, vendor: thread.record.vendor, callCount, shownCalls: shown.length },
+    side: {
+      groupId: thread.groupId,
+      title: thread.record.title,
+      vendor: thread.record.vendor,
+      callCount,
+      shownCalls: shown.length,
+      forkOf: fork === null ? null : { groupId: fork.forkOfGroupId, atStep: fork.atStep },
+    },
     calls: shown.map((call, position) => {
       const result = results.get(call.id);
       return {
@@ -96,14 +122,24 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
         argumentsText: call.argumentsText,
         resultText: result?.text ?? null,
         resultIsError: result?.isError ?? false,
+        origin: fork === null ? null : call.id <= fork.historyEndCallId ? "history" : "run",
       };
     }),
   };
 }
 
+function verdictOf(a: ComparedCall | null, b: ComparedCall | null, args: TextDiff, result: TextDiff): RowVerdict {
+  if (a === null) return "only_b";
+  if (b === null) return "only_a";
+  if (args.same && result.same) return "same";
+  // A difference in a fork's copied history is the person's edit, not the model going another way.
+  return a.origin === "history" || b.origin === "history" ? "edited" : "differs";
+}
+
 /**
  * Alignment: the shortest edit script between the two sequences of tool names (in call order), so a call
- * inserted or dropped in the re-run shows as a one-sided row and the rest still line up.
+ * inserted or dropped in the re-run shows as a one-sided row and the rest still line up. The first divergence is
+ * the first row that is neither the same nor an edit of a fork's history.
  */
 export async function compareThreads(options: { a: string; b: string; database?: Database }): Promise<ThreadComparison> {
   const db = options.database ?? (await getDatabase());
@@ -112,21 +148,34 @@ export async function compareThreads(options: { a: string; b: string; database?:
     left.calls.map((call) => call.toolName),
     right.calls.map((call) => call.toolName),
   );
-  const summary = { matched: 0, onlyA: 0, onlyB: 0, argumentsDiffer: 0, resultsDiffer: 0 };
+  const summary = { matched: 0, onlyA: 0, onlyB: 0, argumentsDiffer: 0, resultsDiffer: 0, edited: 0 };
   const rows = ops.map((op, index): CompareRow => {
     const a = op.kind === "insert" ? null : (left.calls[op.a] ?? null);
     const b = op.kind === "delete" ? null : (right.calls[op.b] ?? null);
     const args = compareTexts(a?.argumentsText ?? null, b?.argumentsText ?? null, "arguments");
     const result = compareTexts(a?.resultText ?? null, b?.resultText ?? null, "result");
+    const verdict = verdictOf(a, b, args, result);
     if (a !== null && b !== null) {
       summary.matched += 1;
       if (!args.same) summary.argumentsDiffer += 1;
       if (!result.same) summary.resultsDiffer += 1;
+      if (verdict === "edited") summary.edited += 1;
     } else if (a !== null) summary.onlyA += 1;
     else summary.onlyB += 1;
-    return { index, a, b, arguments: args, result };
+    return { index, a, b, arguments: args, result, verdict };
   });
-  return { a: left.side, b: right.side, rows, summary };
+  const divergence = rows.findIndex((row) => row.verdict !== "same" && row.verdict !== "edited");
+  return { a: left.side, b: right.side, rows, summary, firstDivergence: divergence === -1 ? null : divergence, forkPoint: forkPoint(left.side, right.side, rows) };
+}
+
+function forkPoint(a: CompareSide, b: CompareSide, rows: readonly CompareRow[]): ThreadComparison["forkPoint"] {
+  const side = b.forkOf?.groupId === a.groupId ? "b" : a.forkOf?.groupId === b.groupId ? "a" : null;
+  if (side === null) return null;
+  let lastHistoryRow = -1;
+  rows.forEach((row, index) => {
+    if (row[side]?.origin === "history") lastHistoryRow = index;
+  });
+  return { side, atStep: (side === "a" ? a : b).forkOf?.atStep ?? null, lastHistoryRow };
 }
 
 /** Threads to pick from on the compare page. */

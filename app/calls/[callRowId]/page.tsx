@@ -9,6 +9,7 @@ import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
 import { LiveRefresh } from "@/components/result/live-refresh.tsx";
 import { OAuthRequests } from "@/components/result/oauth-requests.tsx";
 import { ResultCard } from "@/components/result/result-card.tsx";
+import { newForkHref } from "@/components/forks/fork-api.ts";
 import { threadPath } from "@/components/thread/api-client.ts";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { rowIdSchema, type CallDetail } from "@/lib/calls/schemas.ts";
@@ -54,6 +55,10 @@ export default async function CallPage({ params }: { params: Params }) {
       </nav>
       <CallOverview call={call} events={detail.events} />
       <OAuthRequests events={detail.events} />
+      <p className="small">
+        <Link href={newForkHref(call.groupId, { call: call.callKey })}>Fork from this call…</Link>{" "}
+        <span className="muted">— edit its result or arguments and see what a model does next</span>
+      </p>
 
       <section className="results-section" aria-labelledby="results-title">
         <h2 id="results-title" className="section-title">

@@ -1,8 +1,10 @@
 // /threads/{groupId} – one thread's timeline: the first page rendered on the server, the rest streamed in by the client.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ForkLinks } from "@/components/forks/fork-links.tsx";
 import { ThreadHeader } from "@/components/thread/thread-header.tsx";
 import { ThreadTimeline } from "@/components/thread/thread-timeline.tsx";
+import { getForkLinks } from "@/lib/forks/service.ts";
 import { getThreadSummary, getTimelinePage } from "@/lib/threads/service.ts";
 
 export const dynamic = "force-dynamic";
@@ -30,10 +32,11 @@ export default async function ThreadPage({ params }: { params: Params }) {
   const groupId = decodeSegment((await params).groupId);
   const summary = await getThreadSummary({ groupId });
   if (!summary) notFound();
-  const firstPage = await getTimelinePage({ groupId, after: 0, limit: FIRST_PAGE });
+  const [firstPage, forkLinks] = await Promise.all([getTimelinePage({ groupId, after: 0, limit: FIRST_PAGE }), getForkLinks({ groupId })]);
   return (
     <>
       <ThreadHeader summary={summary} />
+      <ForkLinks groupId={summary.groupId} links={forkLinks} />
       <ThreadTimeline groupId={summary.groupId} initialPage={firstPage} />
     </>
   );

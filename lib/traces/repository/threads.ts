@@ -35,3 +35,12 @@ export async function findImportEventData(client: ModelClient, threadId: number,
   return row?.dataJson ?? null;
 }
 
+
+export type ForkOrigin = { forkOfGroupId: string | null; atStep: number | null; historyEndCallId: number };
+
+/** When the thread is a fork (lib/forks): what it was forked from, and the last call row it copied as history. */
+export async function findForkOrigin(client: ModelClient, threadId: number): Promise<ForkOrigin | null> {
+  const row = await client.thread.findUnique({ where: { id: threadId }, select: { forkOfGroupId: true, forkAtStep: true, forkRun: { select: { historyEndCallId: true } } } });
+  if (row === null || row.forkRun === null) return null;
+  return { forkOfGroupId: row.forkOfGroupId, atStep: row.forkAtStep, historyEndCallId: row.forkRun.historyEndCallId };
+}

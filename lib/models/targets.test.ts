@@ -1,0 +1,73 @@
+// TOOLSCOPE_MODELS: valid targets listed without keys, every kind of bad value reported precisely.
+import { describe, expect, it } from "vitest";
+import { AppError } from "../http/app-error.ts";
+import { findModelTarget, listModelTargets, maskKey, readApiKey, readModelTargets } from "./targets.ts";
+
+const target = (overrides: Record<string, unknown> = {}) => ({ name: "gpt", api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", apiKeyEnv: "OPENAI_API_KEY", ...overrides });
+const env = (targets: unknown, extra: Record<string, string> = {}) => ({ TOOLSCOPE_MODELS: JSON.stringify(targets), ...extra });
+
+function thrown(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected an AppError");
+}
+
+describe("model targets", () => {
+  it("lists targets with the key's variable name and whether it is set, never its value", () => {
+    const reply = listModelTargets(env([target(), target({ name: "local", baseUrl: "http://127.0.0.1:11434/v1", apiKeyEnv: undefined, model: "qwen3" })], { OPENAI_API_KEY: "sk-secret-value" }));
+    expect(reply).toEqual({
+      problem: null,
+      targets: [
+        { name: "gpt", api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", apiKeyEnv: "OPENAI_API_KEY", keyState: "set", timeoutMs: 120_000, maxTokens: null },
+        { name: "local", api: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3", apiKeyEnv: null, keyState: "not_needed", timeoutMs: 120_000, maxTokens: null },
+      ],
+    });
+    expect(JSON.stringify(reply)).not.toContain("sk-secret-value");
+    expect(listModelTargets(env([target()])).targets[0]?.keyState).toBe("missing");
+  });
+
+  it("takes the default timeout from TOOLSCOPE_MODEL_TIMEOUT_MS and a target's own over it", () => {
+    const { targets } = readModelTargets(env([target(), target({ name: "slow", timeoutMs: 600_000 })], { TOOLSCOPE_MODEL_TIMEOUT_MS: "30000" }));
+    expect(targets.map((t) => t.timeoutMs)).toEqual([30_000, 600_000]);
+  });
+
+  it.each([
+    ["not JSON", "[{", /^TOOLSCOPE_MODELS is not JSON: /],
+    ["not an array", JSON.stringify({ name: "x" }), /^TOOLSCOPE_MODELS: /],
+    ["an unknown api", JSON.stringify([target(), target({ name: "b", api: "cohere" })]), /^TOOLSCOPE_MODELS\[1\]\.api: api must be one of openai-chat, openai-responses, anthropic, gemini$/],
+    ["a non-http baseUrl", JSON.stringify([target({ baseUrl: "file:///etc/passwd" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: /],
+    ["an unknown field (a key pasted inline)", JSON.stringify([target({ apiKey: "sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]: Unrecognized key: "apiKey"$/],
+    ["a duplicate name", JSON.stringify([target(), target()]), /names the target "gpt" twice/],
+  ])("reports %s", (_label, raw, expected) => {
+    const { targets, problem } = readModelTargets({ TOOLSCOPE_MODELS: raw });
+    expect(targets).toEqual([]);
+    expect(problem).toMatch(expected);
+    expect(problem).not.toContain("sk-inline");
+  });
+
+  it("finds a target by name, or names the configured ones", () => {
+    expect(findModelTarget("gpt", env([target()])).model).toBe("gpt-4.1");
+    const unknown = thrown(() => findModelTarget("claude", env([target()])));
+    expect(unknown.status).toBe(422);
+    expect(unknown.message).toBe('model: no target "claude" is configured (configured: "gpt")');
+    expect(thrown(() => findModelTarget("gpt", { TOOLSCOPE_MODELS: "[" })).status).toBe(503);
+  });
+
+  it("reads a key only from the named variable, and says which one is missing", () => {
+    const configured = findModelTarget("gpt", env([target()]));
+    expect(readApiKey(configured, { OPENAI_API_KEY: "sk-1" })).toBe("sk-1");
+    const missing = thrown(() => readApiKey(configured, {}));
+    expect(missing.status).toBe(503);
+    expect(missing.message).toBe('The key for model target "gpt" is missing: set OPENAI_API_KEY on the server');
+    expect(readApiKey({ ...configured, apiKeyEnv: undefined }, {})).toBeNull();
+  });
+
+  it("masks every occurrence of a key", () => {
+    expect(maskKey("bad key sk-abcdef, sk-abcdef", "sk-abcdef")).toBe("bad key [API key redacted], [API key redacted]");
+    expect(maskKey("text", null)).toBe("text");
+  });
+});
