@@ -48,7 +48,7 @@ export function UploadControl() {
             id={`${ids}-file`}
             className="input"
             type="file"
-            accept=".json,.jsonl,.ndjson,.txt,application/json,application/x-ndjson,text/plain"
+            accept=".json,.jsonl,.ndjson,.txt,.sse,application/json,application/x-ndjson,text/plain,text/event-stream"
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
             required
           />

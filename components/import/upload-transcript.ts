@@ -18,6 +18,7 @@ function contentTypeOf(fileName: string): string {
   const lower = fileName.toLowerCase();
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "application/x-ndjson";
   if (lower.endsWith(".json")) return "application/json";
+  if (lower.endsWith(".sse")) return "text/event-stream";
   return "text/plain";
 }
 

@@ -20,6 +20,8 @@ export function eventKindLabel(event: CanonicalEvent): string {
       return "result";
     case "error":
       return "error";
+    case "protocol":
+      return "protocol";
   }
 }
 
@@ -35,5 +37,7 @@ export function eventSummary(event: CanonicalEvent): string {
       return `${event.callId} → ${preview(event.text, 110) || "(no text)"}`;
     case "error":
       return `${event.layer}${event.callId === undefined ? "" : ` ${event.callId}`}: ${preview(event.message)}`;
+    case "protocol":
+      return `${event.direction === undefined ? "" : `${event.direction} `}${preview(event.text)}`;
   }
 }

@@ -4,13 +4,14 @@
 // Owns: the step and encoding (mirrored into ?step=&vendor= so a link reopens the same view).
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { CanonicalEvent } from "@/lib/formats/canonical.ts";
-import { renderHistory, type RenderedHistory } from "@/lib/replay/render-history.ts";
+import { renderHistory, stringifyRequest, type RenderedHistory } from "@/lib/replay/render-history.ts";
 import { findSecrets, maskSecrets, revealInvisible } from "@/lib/results/flags.ts";
 import type { ReplayTrace } from "@/lib/traces/replay-thread.ts";
 import { REPLAY_VENDOR_LABELS, REPLAY_VENDORS, type ReplayVendorName } from "@/lib/traces/schemas.ts";
 import Link from "next/link";
 import { newForkHref } from "@/components/forks/fork-api.ts";
 import { eventKindLabel, eventSummary } from "./event-summary.ts";
+import { ReplayAdjustments } from "./replay-adjustments.tsx";
 import { safeFileName } from "./trace-hrefs.ts";
 
 type Props = { trace: ReplayTrace; initialStep: number; initialVendor: ReplayVendorName };
@@ -39,7 +40,7 @@ function present(text: string): string {
 
 function render(events: CanonicalEvent[], step: number, vendor: ReplayVendorName, trace: ReplayTrace): { history: RenderedHistory | null; error: string | null } {
   try {
-    return { history: renderHistory(events, step, vendor, trace.declarations), error: null };
+    return { history: renderHistory(events, step, vendor, trace.declarations, { sourceFormat: trace.format }), error: null };
   } catch (error) {
     return { history: null, error: error instanceof Error ? error.message : String(error) };
   }
@@ -67,7 +68,8 @@ export function ReplayViewer({ trace, initialStep, initialVendor }: Props) {
     const request = history.request;
     const items = isRecord(request) && Array.isArray(request[key]) ? request[key] : null;
     const windowed = items !== null && items.length > SHOWN_ITEMS && isRecord(request) ? { ...request, [key]: items.slice(-SHOWN_ITEMS) } : request;
-    const json = JSON.stringify(windowed, null, 2);
+    // Lossless: numbers a double cannot hold keep their digits (JSON.stringify would round them).
+    const json = stringifyRequest(windowed, 2);
     const hiddenItems = windowed === request || items === null ? 0 : items.length - SHOWN_ITEMS;
     if (json.length <= SHOWN_JSON_CHARS) return { text: present(json), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: 0 };
     const start = json.indexOf("\n", json.length - SHOWN_JSON_CHARS) + 1;
@@ -118,7 +120,7 @@ export function ReplayViewer({ trace, initialStep, initialVendor }: Props) {
   // Copy and Download render the step on the spot: the shown JSON may still be catching up with the keys.
   const exactJsonNow = () => {
     const now = render(trace.events, step, vendor, trace);
-    return now.history === null ? null : JSON.stringify(now.history.request, null, 2);
+    return now.history === null ? null : stringifyRequest(now.history.request, 2);
   };
 
   const copy = async () => {
@@ -296,13 +298,14 @@ export function ReplayViewer({ trace, initialStep, initialVendor }: Props) {
               </summary>
               <ul className="small">
                 {history.skipped.map((skipped) => (
-                  <li key={skipped.index}>
+                  <li key={`${skipped.index}:${skipped.part ?? ""}`}>
                     Event {skipped.index + 1}: {present(skipped.reason)}
                   </li>
                 ))}
               </ul>
             </details>
           ) : null}
+          {history !== null ? <ReplayAdjustments adjustments={history.adjustments} /> : null}
           {history !== null && Object.keys(history.renamedCallIds).length > 0 ? (
             <p className="small muted">
               Ids renamed to the vendor&apos;s pattern:{" "}

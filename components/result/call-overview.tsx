@@ -9,6 +9,7 @@ import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { ArgumentsView } from "./arguments-view.tsx";
 import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
+import { ToolHints } from "./tool-hints.tsx";
 
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span className="muted">—</span>;
@@ -87,6 +88,8 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
           ) : null}
         </dd>
       </dl>
+
+      {call.declaration ? <ToolHints title={call.declaration.title} annotations={call.declaration.annotations} /> : null}
 
       <h2 className="section-title">Arguments</h2>
       <ArgumentsView args={call.arguments} />

@@ -126,6 +126,11 @@ export function McpPanel({ mcp, revealSecrets }: { mcp: McpView; revealSecrets: 
           </ul>
         </div>
       ) : null}
+      {mcp.warnings.map((warning) => (
+        <p key={warning} className="notice notice-warn small" role="note" data-testid="mcp-warning">
+          {warning}
+        </p>
+      ))}
       {mcp.content.length === 0 ? <p className="muted small">No content blocks.</p> : null}
       <ol className="mcp-blocks">
         {mcp.content.map((block, index) => (

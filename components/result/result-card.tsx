@@ -10,6 +10,7 @@ import { formatBytes } from "./format-bytes.ts";
 import { McpPanel } from "./mcp-panel.tsx";
 import { RawTextPanel } from "./raw-text-panel.tsx";
 import { SchemaPanel } from "./schema-panel.tsx";
+import { VendorContent } from "./vendor-content.tsx";
 
 const ERROR_SOURCE_NAMES: Record<string, string> = { mcp: "MCP isError", envelope: "the envelope", error_prefix: 'the "Error: " prefix' };
 
@@ -80,6 +81,7 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
       ) : null}
 
       <DisplaySection result={result} revealSecrets={revealSecrets} />
+      {result.content ? <VendorContent blocks={result.content.blocks} format={result.content.format} revealSecrets={revealSecrets} /> : null}
 
       {result.envelope || result.mcp || showSchema ? (
         <div className="result-panels">

@@ -5,6 +5,8 @@ const STATUS_CLASS: Record<string, string> = {
   errored: "badge-bad",
   timed_out: "badge-warn",
   cancelled: "badge-neutral",
+  // The tool sent an oauth message: the user must authorize before it can answer.
+  auth_required: "badge-warn",
 };
 
 export function StatusBadge({ status }: { status: string }) {

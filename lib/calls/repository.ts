@@ -125,3 +125,9 @@ export async function findResultText(client: ModelClient, resultId: number) {
     select: { id: true, text: true, textEscaped: true, textSha256: true, textBytes: true },
   });
 }
+
+/** The timeline events of these results (an import keeps a result's content blocks in its event's dataJson). */
+export async function findResultEvents(client: ModelClient, resultIds: number[]) {
+  if (resultIds.length === 0) return [];
+  return client.event.findMany({ where: { resultId: { in: resultIds }, kind: "tool_result" }, select: { resultId: true, dataJson: true, source: true } });
+}

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { DisplayChoice } from "../results/display.ts";
 import type { EnvelopeError, EnvelopeMeta, EnvelopeSource } from "../results/envelope.ts";
+import type { ContentBlock as VendorBlock, FormatName } from "../formats/canonical.ts";
 import type { ContentBlock } from "../results/mcp.ts";
 import type { SchemaValidation } from "../results/output-schema.ts";
 import type { SchemaTarget } from "../results/analyze.ts";
@@ -51,7 +52,14 @@ export type CallInfo = {
   lastResultAt: string | null;
   resultCount: number;
   arguments: ArgumentsView;
-  declaration: { description: string | null; inputSchema: JsonPreview | null; value: JsonPreview } | null;
+  declaration: {
+    description: string | null;
+    /** MCP Tool.title and Tool.annotations as the server declared them: hints, untrusted unless the server is. */
+    title: string | null;
+    annotations: Record<string, unknown> | null;
+    inputSchema: JsonPreview | null;
+    value: JsonPreview;
+  } | null;
   outputSchema: JsonPreview | null;
 };
 
@@ -72,6 +80,8 @@ export type McpView = {
   content: ContentBlock[];
   isError: boolean;
   problems: string[];
+  /** What the MCP spec says a tool SHOULD do and it did not (structuredContent without a TextContent serialization). */
+  warnings: string[];
   structuredContent: JsonPreview | null;
 };
 
@@ -100,6 +110,11 @@ export type ResultDetail = {
   schema: SchemaValidation;
   schemaTarget: SchemaTarget;
   flags: ResultFlagsView;
+  /**
+   * An imported result's content blocks beyond its text (images, documents, audio, links, resources) as the vendor
+   * transcript had them; null for results whose text says everything (MCP results show their blocks in `mcp`).
+   */
+  content: { format: FormatName | null; blocks: VendorBlock[] } | null;
 };
 
 export type DeliverySummary = {

@@ -4,6 +4,7 @@
 // result never travels to the browser unasked.
 import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
+import { hasInexactNumbers, prettyJsonLossless } from "../formats/lossless-json.ts";
 import { AppError } from "../http/app-error.ts";
 import { analyzeResult } from "../results/analyze.ts";
 import { decodeStoredText } from "../results/text-codec.ts";
@@ -15,6 +16,7 @@ import {
   findDeliveries,
   findDeliveryBody,
   findNewestResults,
+  findResultEvents,
   findResultText,
   type CallRow,
   type ResultRow,
@@ -29,6 +31,7 @@ import {
   type ResultDetail,
   type TextHead,
 } from "./schemas.ts";
+import { resultContentOf } from "./result-content.ts";
 import { textBytes } from "./text-bytes.ts";
 import { safeCutIndex } from "./untrusted-text.ts";
 
@@ -81,6 +84,21 @@ function errorLayer(dataJson: string | null): string | null {
   return parsed.ok ? readString(parsed.value, "layer") : null;
 }
 
+function readAnnotations(value: unknown): Record<string, unknown> | null {
+  const annotations = readOwnValue(value, "annotations");
+  if (!annotations.present || typeof annotations.value !== "object" || annotations.value === null || Array.isArray(annotations.value)) return null;
+  return Object.fromEntries(Object.entries(annotations.value));
+}
+
+// Arguments whose numbers a double cannot hold are shown as text with their digits, never as a rounded tree.
+function formattedArguments(argumentsText: string | null, parsed: ReturnType<typeof parseJson>): JsonPreview | null {
+  if (argumentsText !== null && hasInexactNumbers(argumentsText)) {
+    const pretty = prettyJsonLossless(argumentsText);
+    if (pretty !== null) return { kind: "text", text: pretty.slice(0, safeCutIndex(pretty, JSON_VALUE_LIMIT)), truncated: pretty.length > JSON_VALUE_LIMIT };
+  }
+  return parsed.ok ? jsonPreview(parsed.value) : null;
+}
+
 function toCallInfo(row: CallRow): CallInfo {
   const argumentsText = row.argumentsText === null ? null : decodeStoredText(row.argumentsText, row.argumentsEscaped);
   const parsedArguments = parseJson(row.argumentsJson);
@@ -105,12 +123,14 @@ function toCallInfo(row: CallRow): CallInfo {
     resultCount: row.resultCount,
     arguments: {
       raw: argumentsText === null ? null : textHead(argumentsText),
-      formatted: parsedArguments.ok ? jsonPreview(parsedArguments.value) : null,
+      formatted: formattedArguments(argumentsText, parsedArguments),
       parseError: row.argumentsError,
     },
     declaration: declaration.ok
       ? {
           description: readString(declaration.value, "description"),
+          title: readString(declaration.value, "title"),
+          annotations: readAnnotations(declaration.value),
           inputSchema: inputSchema.present ? jsonPreview(inputSchema.value) : null,
           value: jsonPreview(declaration.value),
         }
@@ -119,7 +139,7 @@ function toCallInfo(row: CallRow): CallInfo {
   };
 }
 
-function toResultDetail(row: ResultRow, outputSchema: unknown): ResultDetail {
+function toResultDetail(row: ResultRow, outputSchema: unknown, content: ResultDetail["content"] = null): ResultDetail {
   const text = decodeStoredText(row.text, row.textEscaped);
   const displayAs = parseJson(row.displayAsJson);
   const analysis = analyzeResult({ text, displayAs: displayAs.ok ? displayAs.value : undefined, outputSchema });
@@ -147,6 +167,7 @@ function toResultDetail(row: ResultRow, outputSchema: unknown): ResultDetail {
       content: analysis.mcp.content,
       isError: analysis.mcp.isError,
       problems: analysis.mcp.problems,
+      warnings: analysis.mcp.warnings,
       structuredContent: analysis.mcp.structuredContent === undefined ? null : jsonPreview(analysis.mcp.structuredContent),
     };
   }
@@ -174,6 +195,7 @@ function toResultDetail(row: ResultRow, outputSchema: unknown): ResultDetail {
       secretCount: flags.secretCount,
       secretKinds: [...new Set(flags.secrets.map((secret) => secret.kind))],
     },
+    content: mcp === null ? content : null,
   };
 }
 
@@ -201,9 +223,10 @@ export async function getCallDetail(options: { callRowId: number; database?: Dat
     findCallEvents(db.client, call.id),
   ]);
   const schema = parseJson(call.outputSchemaJson);
+  const contents = resultContentOf(await findResultEvents(db.client, results.map((row) => row.id)), call.vendor);
   return {
     call: toCallInfo(call),
-    results: results.map((row) => toResultDetail(row, schema.ok ? schema.value : undefined)),
+    results: results.map((row) => toResultDetail(row, schema.ok ? schema.value : undefined, contents.get(row.id) ?? null)),
     resultsOmitted: Math.max(0, resultTotal - results.length),
     deliveries,
     deliveriesOmitted: Math.max(0, deliveryTotal - deliveries.length),

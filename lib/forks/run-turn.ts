@@ -10,7 +10,7 @@ import { AppError } from "../http/app-error.ts";
 import { buildModelRequest, callModel, ProviderError } from "../models/client.ts";
 import { EMPTY_LIVE_OUTPUT, type LiveOutput, type ModelAnswer, type ModelTarget } from "../models/schemas.ts";
 import { maskKey } from "../models/targets.ts";
-import { renderHistory } from "../replay/render-history.ts";
+import { renderHistory, stringifyRequest } from "../replay/render-history.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { MODEL_SOURCE } from "../traces/event-kinds.ts";
 import { getReplayTrace } from "../traces/replay-thread.ts";
@@ -55,12 +55,12 @@ function liveJson(live: LiveOutput, key: string | null): string {
 export async function startTurn(options: TurnOptions): Promise<StartedTurn> {
   const { db, run, target } = options;
   const trace = await getReplayTrace({ groupId: run.groupId, database: db });
-  const rendered = renderHistory(trace.events, trace.events.length, target.api, trace.declarations);
+  const rendered = renderHistory(trace.events, trace.events.length, target.api, trace.declarations, { sourceFormat: trace.format });
   if (rendered.pendingCallIds.length > 0) {
     throw new AppError("conflict", `Calls without a result: ${rendered.pendingCallIds.join(", ")}. Answer each (from the recording, by hand, or through /api/callback) before the next turn.`);
   }
   if (!isRecord(rendered.request)) throw new Error("the replay renderer returned a request that is not an object");
-  const body = JSON.stringify(buildModelRequest(target, rendered.request).body);
+  const body = stringifyRequest(buildModelRequest(target, rendered.request).body);
   const at = new Date();
   const turnId = await db.transaction((tx) =>
     openTurn(tx, {

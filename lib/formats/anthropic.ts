@@ -1,6 +1,6 @@
 // Anthropic Messages API adapter: a request body ({system?, tools?, messages}), a bare messages array or a response → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { joinText } from "./content-blocks";
+import { joinText, withExtras } from "./content-blocks";
 import {
   childPath,
   expectArray,
@@ -13,10 +13,18 @@ import {
   type JsonRecord,
 } from "./json-fields";
 import { FormatError } from "./format-error";
+import { assembleAnthropicStream, isAnthropicStreamEvent, partPathMap } from "./stream-assembly";
 import { TraceBuilder } from "./trace-builder";
 
 export function parseAnthropic(input: unknown): CanonicalTrace {
   const builder = new TraceBuilder("anthropic");
+  if (Array.isArray(input) && input.some(isAnthropicStreamEvent)) {
+    // A streamed response (stream events, from an array or an SSE capture): one assistant message per message_start.
+    const assembled = assembleAnthropicStream(input);
+    for (const { item, path } of assembled.items) readMessage(item, path, builder);
+    for (const issue of assembled.issues) builder.issue(issue.path, issue.message, issue.raw);
+    return builder.finish(partPathMap(assembled.items, "content"));
+  }
   if (Array.isArray(input)) {
     input.forEach((message, index) => readMessage(message, childPath("", index), builder));
     return builder.finish();
@@ -91,8 +99,9 @@ function readBlocks(blocks: unknown[], role: "user" | "assistant", messagePath: 
         return;
       case "image":
       case "document":
+      case "search_result":
         seenOtherContent = true;
-        builder.message(role, "", value, path, [mediaBlock(block, path)]);
+        builder.message(role, "", value, path, [contentBlock(block, path)]);
         return;
       case "thinking":
         builder.reasoning(readString(block, "thinking", path), value, path);
@@ -135,23 +144,45 @@ function readBlocks(blocks: unknown[], role: "user" | "assistant", messagePath: 
 function readResultContent(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (value === undefined || value === null) return { text: "" };
   if (typeof value === "string") return { text: value };
-  const blocks = expectArray(value, path).map((item, index): ContentBlock => {
-    const blockPath = childPath(path, index);
-    const block = expectRecord(item, blockPath, "a content block object");
-    const type = readString(block, "type", blockPath);
-    if (type === "text") return { type: "text", text: readString(block, "text", blockPath) };
-    if (type === "image" || type === "document") return mediaBlock(block, blockPath);
-    return { type: "unknown", raw: item };
-  });
+  const blocks = expectArray(value, path).map((item, index) => contentBlock(expectRecord(item, childPath(path, index), "a content block object"), childPath(path, index)));
   return { text: joinText(blocks), content: blocks };
 }
 
-// Only base64 images map onto canonical image blocks; url/file sources and documents stay as unknown blocks.
-function mediaBlock(block: JsonRecord, path: string): ContentBlock {
-  const source = expectRecord(block.source, childPath(path, "source"));
-  if (source.type === "base64" && block.type === "image") {
-    const sourcePath = childPath(path, "source");
-    return { type: "image", data: readString(source, "data", sourcePath), mimeType: readString(source, "media_type", sourcePath) };
+/**
+ * Anthropic content blocks → canonical blocks. Images and documents keep where their bytes are: inline base64
+ * (image / document), plain text (a text document), or a URL or Files API id (media_ref). Blocks with no
+ * canonical meaning (search_result, tool_reference, a custom-content document) stay whole as Anthropic blocks.
+ */
+export function contentBlock(block: JsonRecord, path: string): ContentBlock {
+  const type = readString(block, "type", path);
+  if (type === "text") return withExtras({ type: "text", text: readString(block, "text", path) }, block, ["type", "text"], "anthropic");
+  if (type !== "image" && type !== "document") return { type: "unknown", raw: block, format: "anthropic" };
+  const sourcePath = childPath(path, "source");
+  const source = expectRecord(block.source, sourcePath);
+  const media = type === "image" ? "image" : "document";
+  const title = readOptionalString(block, "title", path);
+  const modelled = ["type", "source", "title"];
+  switch (source.type) {
+    case "base64": {
+      const data = readString(source, "data", sourcePath);
+      const mimeType = readString(source, "media_type", sourcePath);
+      const canonical: ContentBlock = media === "image" ? { type: "image", data, mimeType } : { type: "document", data, mimeType };
+      if (canonical.type === "document" && title !== undefined) canonical.title = title;
+      return withExtras(canonical, block, modelled, "anthropic");
+    }
+    case "text": {
+      if (media !== "document") break;
+      const canonical: ContentBlock = { type: "document", text: readString(source, "data", sourcePath), mimeType: readOptionalString(source, "media_type", sourcePath) ?? "text/plain" };
+      if (title !== undefined) canonical.title = title;
+      return withExtras(canonical, block, modelled, "anthropic");
+    }
+    case "url":
+    case "file": {
+      const canonical: ContentBlock =
+        source.type === "url" ? { type: "media_ref", media, url: readString(source, "url", sourcePath) } : { type: "media_ref", media, fileId: readString(source, "file_id", sourcePath) };
+      if (title !== undefined) canonical.title = title;
+      return withExtras(canonical, block, modelled, "anthropic");
+    }
   }
-  return { type: "unknown", raw: block };
+  return { type: "unknown", raw: block, format: "anthropic" };
 }

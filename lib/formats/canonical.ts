@@ -1,22 +1,47 @@
 // The canonical trace model: the one shape every vendor adapter produces and replay/import consume.
 
-export type FormatName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "mcp" | "agent-stream";
+export type FormatName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "gemini-interactions" | "mcp" | "agent-stream";
 
 export type ToolDeclaration = {
   name: string;
   description?: string;
   inputSchema?: unknown;
   outputSchema?: unknown;
+  // MCP Tool.title and Tool.annotations (readOnlyHint, destructiveHint, …): what the server says about itself,
+  // untrusted unless the server is (mcp-tool-result-types: clients MUST treat annotations as untrusted).
+  title?: string;
+  annotations?: unknown;
   raw: unknown;
 };
 
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "audio"; data: string; mimeType: string }
-  | { type: "resource_link"; uri: string; name?: string; mimeType?: string; description?: string }
-  | { type: "resource"; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
-  | { type: "unknown"; raw: unknown };
+/** What kind of bytes a reference (`media_ref`) points at. */
+export type MediaKind = "image" | "audio" | "document" | "video" | "file";
+
+/**
+ * Vendor fields a block had beyond what the canonical block models (Anthropic cache_control or citations, an
+ * OpenAI image `detail`, MCP annotations), with the format they belong to: a replay into that same format puts
+ * them back, other formats have no place for them.
+ */
+export type BlockExtras = { extra?: { format: FormatName; fields: Record<string, unknown> } };
+
+export type ContentBlock = BlockExtras &
+  (
+    | { type: "text"; text: string }
+    // Inline bytes, base64 (MCP's own shapes).
+    | { type: "image"; data: string; mimeType: string }
+    | { type: "audio"; data: string; mimeType: string }
+    // An inline document: base64 bytes (`data`, e.g. a PDF) or plain text (`text`).
+    | { type: "document"; mimeType: string; data?: string; text?: string; title?: string }
+    // Bytes held elsewhere: a URL (http(s), gs://, a Gemini file URI) or a provider file id.
+    | { type: "media_ref"; media: MediaKind; url?: string; fileId?: string; mimeType?: string; title?: string }
+    | { type: "resource_link"; uri: string; name?: string; title?: string; mimeType?: string; description?: string; size?: number }
+    | { type: "resource"; resource: { uri: string; mimeType?: string; text?: string; blob?: string; title?: string } }
+    // A vendor block with no canonical meaning (Anthropic search_result, Gemini executableCode, …); `format` says whose.
+    | { type: "unknown"; raw: unknown; format?: FormatName }
+  );
+
+/** Direction of an MCP message: who sent it. */
+export type McpDirection = "client->server" | "server->client";
 
 // How a tool_result's isError was decided. Only Anthropic (is_error) and MCP (isError) carry a flag;
 // elsewhere it is inferred from a documented convention, and audit needs to tell the two apart.
@@ -78,6 +103,20 @@ export type CanonicalEvent =
       callId?: string;
       raw: unknown;
       path: string;
+    }
+  | {
+      // Protocol traffic around the tool calls (MCP initialize, progress, sampling, logging, list changes): on the
+      // timeline for the people reading it, never part of what a model sees.
+      kind: "protocol";
+      step: number;
+      method: string;
+      direction?: McpDirection;
+      // One line for the timeline, e.g. "progress 2/5 · Processing step 2".
+      text: string;
+      // The call this message belongs to (progress of a tools/call, a sampling request made while it ran).
+      callId?: string;
+      raw: unknown;
+      path: string;
     };
 
 export type ImportIssue = { path: string; message: string; raw?: unknown };
@@ -94,3 +133,4 @@ export type ToolResultEvent = Extract<CanonicalEvent, { kind: "tool_result" }>;
 export type MessageEvent = Extract<CanonicalEvent, { kind: "message" }>;
 export type ReasoningEvent = Extract<CanonicalEvent, { kind: "reasoning" }>;
 export type ErrorEvent = Extract<CanonicalEvent, { kind: "error" }>;
+export type ProtocolEvent = Extract<CanonicalEvent, { kind: "protocol" }>;

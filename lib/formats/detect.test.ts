@@ -52,7 +52,7 @@ describe("detectFormat", () => {
     const exportText = '{"kind":"toolscope-export","version":1,"toolscope":"0.1.0"}\n{"kind":"thread","group_id":"thread_1"}\n';
     expect(detectFormat([{ kind: "toolscope-export", version: 1 }, { kind: "thread" }])).toBeNull();
     expect(detectFormat({ kind: "toolscope-export", version: 1 })).toBeNull();
-    expect(() => parseTranscriptText(exportText)).toThrow("unrecognized transcript format");
+    expect(() => parseTranscriptText(exportText)).toThrow("cannot tell the transcript format");
     expect(detectFormat({ hello: "world" })).toBeNull();
     expect(detectFormat("messages")).toBeNull();
     expect(detectFormat([])).toBeNull();

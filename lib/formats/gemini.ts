@@ -1,6 +1,6 @@
 // Gemini generateContent adapter: a request {contents, tools?, systemInstruction?}, a contents array or a response {candidates} → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { mediaBlock } from "./content-blocks";
+import { mediaBlock, mediaKindOf, withExtras } from "./content-blocks";
 import { FormatError } from "./format-error";
 import {
   childPath,
@@ -139,13 +139,9 @@ function readPart(value: unknown, path: string, role: "user" | "assistant", buil
     else builder.message(role, part.text, value, path);
     return;
   }
-  const inlineKey = pickKey(part, INLINE_DATA);
-  if (inlineKey !== undefined) {
-    builder.message(role, "", value, path, [readInlineData(part[inlineKey], childPath(path, inlineKey))]);
-    return;
-  }
-  if (pickKey(part, FILE_DATA) !== undefined) {
-    builder.message(role, "", value, path, [{ type: "unknown", raw: value }]);
+  const media = readMedia(part, path);
+  if (media !== undefined) {
+    builder.message(role, "", value, path, [media]);
     return;
   }
   // executableCode / codeExecutionResult belong to the provider-run code-execution tool.
@@ -171,21 +167,36 @@ function readFunctionResponse(value: unknown, responsePath: string, raw: unknown
   });
 }
 
-// Multimodal function responses (Gemini 3) carry inline media in functionResponse.parts.
+// Multimodal function responses (Gemini 3) carry inline media (or file references) in functionResponse.parts.
 function readResponseParts(fnResponse: JsonRecord, path: string): ContentBlock[] | undefined {
   const parts = fnResponse.parts;
   if (parts === undefined || parts === null) return undefined;
   const partsPath = childPath(path, "parts");
   return expectArray(parts, partsPath).map((part, index): ContentBlock => {
     const partPath = childPath(partsPath, index);
-    const record = expectRecord(part, partPath);
-    const inlineKey = pickKey(record, INLINE_DATA);
-    return inlineKey === undefined ? { type: "unknown", raw: part } : readInlineData(record[inlineKey], childPath(partPath, inlineKey));
+    return readMedia(expectRecord(part, partPath), partPath) ?? { type: "unknown", raw: part, format: "gemini" };
   });
 }
 
-function readInlineData(value: unknown, path: string): ContentBlock {
-  const data = expectRecord(value, path);
-  const mimeKey = data.mime_type !== undefined ? "mime_type" : "mimeType";
-  return mediaBlock(readString(data, mimeKey, path), readString(data, "data", path));
+// inlineData (base64 bytes) or fileData (a File API or gs:// URI), in either spelling.
+function readMedia(part: JsonRecord, path: string): ContentBlock | undefined {
+  const inlineKey = pickKey(part, INLINE_DATA);
+  if (inlineKey !== undefined) {
+    const dataPath = childPath(path, inlineKey);
+    const data = expectRecord(part[inlineKey], dataPath);
+    const mimeKey = data.mime_type !== undefined ? "mime_type" : "mimeType";
+    return withExtras(mediaBlock(readString(data, mimeKey, dataPath), readString(data, "data", dataPath)), data, ["mimeType", "mime_type", "data"], "gemini");
+  }
+  const fileKey = pickKey(part, FILE_DATA);
+  if (fileKey !== undefined) {
+    const filePath = childPath(path, fileKey);
+    const file = expectRecord(part[fileKey], filePath);
+    const uriKey = file.file_uri !== undefined ? "file_uri" : "fileUri";
+    const mimeKey = file.mime_type !== undefined ? "mime_type" : "mimeType";
+    const mimeType = readOptionalString(file, mimeKey, filePath);
+    const block: ContentBlock = { type: "media_ref", media: mediaKindOf(mimeType), url: readString(file, uriKey, filePath) };
+    if (mimeType !== undefined) block.mimeType = mimeType;
+    return withExtras(block, file, ["fileUri", "file_uri", "mimeType", "mime_type"], "gemini");
+  }
+  return undefined;
 }

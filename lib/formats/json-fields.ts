@@ -1,10 +1,12 @@
 // Typed readers for untrusted JSON: each one either returns the expected shape or throws a FormatError naming the path.
 import { FormatError } from "./format-error";
+import { isLosslessNumber, parseJsonLossless, stringifyJsonLossless } from "./lossless-json";
 
 export type JsonRecord = { [key: string]: unknown };
 
+// A number kept with its source digits (lossless-json) is an object in JS but a number in JSON.
 export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -75,15 +77,16 @@ export function pickKey(record: JsonRecord, keys: readonly string[]): string | u
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: string };
 
+// Numbers a double cannot hold keep their digits (lossless-json), so arguments re-serialise exactly.
 export function parseJson(text: string): ParsedJson {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseJsonLossless(text) };
   } catch (error) {
     return { ok: false, error: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
-// JSON.stringify turns undefined into undefined; arguments text must always be a string.
+// Arguments text must always be a string, and numbers keep their source digits.
 export function stringifyJson(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+  return stringifyJsonLossless(value);
 }

@@ -10,6 +10,11 @@ describe("parseMcp", () => {
 
   it("maps tools/call requests to calls and their responses to results or protocol errors", () => {
     expect(summarize(trace.events)).toEqual([
+      "0 protocol initialize client->server @[0].message",
+      "0 protocol initialize server->client @[1].message",
+      "0 protocol notifications/initialized client->server @[2].message",
+      "0 protocol tools/list client->server @[3].message",
+      "0 protocol tools/list server->client @[4].message",
       "0 call mcp-2 get_weather_data @[5].message",
       "1 result mcp-2 @[6].message",
       "1 call mcp-3 render_radar @[7].message",
@@ -35,12 +40,12 @@ describe("parseMcp", () => {
   });
 
   it("keeps content blocks, structuredContent and isError", () => {
-    expect(trace.events[1]).toMatchObject({
+    expect(trace.events[6]).toMatchObject({
       text: '{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}',
       structuredContent: { temperature: 22.5, conditions: "Partly cloudy", humidity: 65 },
       isError: false,
     });
-    expect(trace.events[5]).toMatchObject({
+    expect(trace.events[10]).toMatchObject({
       text: "",
       content: [
         { type: "resource_link", uri: "file:///var/log/stations/LFPG.log", name: "LFPG.log", mimeType: "text/plain", description: "Raw station log" },
@@ -50,15 +55,15 @@ describe("parseMcp", () => {
         },
       ],
     });
-    expect(trace.events[6]).toMatchObject({
+    expect(trace.events[11]).toMatchObject({
       text: "Radar for Île-de-France",
       content: [{ type: "text" }, { type: "image", mimeType: "image/png" }, { type: "audio", mimeType: "audio/wav" }],
     });
-    expect(trace.events[7]).toMatchObject({ text: "Location not found: Atlantis", isError: true, errorSignal: "vendor-flag" });
+    expect(trace.events[12]).toMatchObject({ text: "Location not found: Atlantis", isError: true, errorSignal: "vendor-flag" });
   });
 
   it("keeps protocol errors distinct from tool execution errors", () => {
-    expect(trace.events[9]).toEqual({
+    expect(trace.events[14]).toEqual({
       kind: "error",
       step: 3,
       layer: "protocol",
@@ -70,12 +75,15 @@ describe("parseMcp", () => {
   });
 
   it("keeps a response to an unknown request and reports everything it did not map", () => {
-    expect(trace.events[10]).toMatchObject({ kind: "tool_result", callId: "mcp-42", text: "late result from a previous session" });
-    expect(trace.issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([
-      "[0].message: initialize request not mapped (not a tool call)",
-      "[1].message: initialize response not mapped",
-      "[2].message: notifications/initialized notification not mapped",
-      "[15].message: result for unknown call mcp-42",
+    expect(trace.events[15]).toMatchObject({ kind: "tool_result", callId: "mcp-42", text: "late result from a previous session" });
+    expect(trace.issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual(["[15].message: result for unknown call mcp-42"]);
+    // The initialize exchange and tools/list are on the timeline, not issues.
+    expect(trace.events.slice(0, 5).map((event) => (event.kind === "protocol" ? event.text : event.kind))).toEqual([
+      "initialize · client toolscope-probe 0.1.0 · protocol 2025-06-18",
+      "initialize → weather-server 1.4.2 · protocol 2025-06-18 · capabilities: tools",
+      "notifications/initialized",
+      "tools/list",
+      "tools/list → 3 tools: get_weather_data, render_radar, read_station_log",
     ]);
   });
 
@@ -100,11 +108,13 @@ describe("parseMcp", () => {
       { direction: "send", message: { jsonrpc: "2.0", id: 1, result: { role: "assistant", content: { type: "text", text: "hi" } } } },
       { direction: "receive", message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "summary" }] } } },
     ]);
-    expect(summarize(out.events)).toEqual(["0 call mcp-1 summarize @[0].message", "1 result mcp-1 @[3].message"]);
-    expect(out.issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([
-      "[1].message: sampling/createMessage request not mapped (not a tool call)",
-      "[2].message: sampling/createMessage response not mapped",
+    expect(summarize(out.events)).toEqual([
+      "0 call mcp-1 summarize @[0].message",
+      "0 protocol sampling/createMessage server->client mcp-1 @[1].message",
+      "0 protocol sampling/createMessage client->server mcp-1 @[2].message",
+      "1 result mcp-1 @[3].message",
     ]);
+    expect(out.issues).toEqual([]);
   });
 
   it("throws a FormatError naming the item and field for malformed input", () => {
@@ -114,7 +124,7 @@ describe("parseMcp", () => {
     );
     expect(() => parseMcp([{ jsonrpc: "1.0", id: 1, result: {} }])).toThrow('[0].jsonrpc: expected "2.0", got "1.0"');
     expect(() => parseMcp([{ direction: "up", message: { jsonrpc: "2.0", id: 1, result: {} } }])).toThrow(
-      '[0].direction: expected "send" or "receive", got "up"',
+      '[0].direction: expected a direction such as "send"/"receive" or "client->server"/"server->client", got "up"',
     );
     expect(() =>
       parseMcp([

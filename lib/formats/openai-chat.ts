@@ -1,6 +1,6 @@
 // OpenAI Chat Completions adapter: a request body ({tools?, messages}), a bare messages array or a completion ({choices}) → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { hasErrorPrefix, hasNonTextBlock, joinText, mediaBlock, parseDataUrl } from "./content-blocks";
+import { hasErrorPrefix, joinText } from "./content-blocks";
 import { FormatError } from "./format-error";
 import {
   childPath,
@@ -12,12 +12,21 @@ import {
   readString,
   type JsonRecord,
 } from "./json-fields";
+import { chatPart } from "./openai-parts";
+import { assembleChatChunks, isChatChunk, partPathMap } from "./stream-assembly";
 import { TraceBuilder } from "./trace-builder";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool", "function"];
 
 export function parseOpenAIChat(input: unknown): CanonicalTrace {
   const builder = new TraceBuilder("openai-chat");
+  if (Array.isArray(input) && input.some(isChatChunk)) {
+    // Streamed chunks: deltas of content and of each tool call (by index) make one assistant message per completion.
+    const assembled = assembleChatChunks(input);
+    for (const { item, path } of assembled.items) readMessage(item, path, builder);
+    for (const issue of assembled.issues) builder.issue(issue.path, issue.message, issue.raw);
+    return builder.finish(partPathMap(assembled.items, "tool_calls"));
+  }
   if (Array.isArray(input)) {
     input.forEach((message, index) => readMessage(message, childPath("", index), builder));
     return builder.finish();
@@ -182,29 +191,7 @@ function jsonArguments(fn: JsonRecord, path: string): { input: "json"; arguments
 function readContent(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (value === undefined || value === null) return { text: "" };
   if (typeof value === "string") return { text: value };
-  const blocks = expectArray(value, path).map((part, index) => readPart(part, childPath(path, index)));
-  return hasNonTextBlock(blocks) ? { text: joinText(blocks), content: blocks } : { text: joinText(blocks) };
-}
-
-function readPart(value: unknown, path: string): ContentBlock {
-  const part = expectRecord(value, path, "a content part object");
-  switch (part.type) {
-    case "text":
-      return { type: "text", text: readString(part, "text", path) };
-    case "refusal":
-      return { type: "text", text: readString(part, "refusal", path) };
-    case "image_url": {
-      const imagePath = childPath(path, "image_url");
-      const image = expectRecord(part.image_url, imagePath);
-      const inline = parseDataUrl(readString(image, "url", imagePath));
-      return inline === undefined ? { type: "unknown", raw: value } : mediaBlock(inline.mimeType, inline.data);
-    }
-    case "input_audio": {
-      const audioPath = childPath(path, "input_audio");
-      const audio = expectRecord(part.input_audio, audioPath);
-      return { type: "audio", data: readString(audio, "data", audioPath), mimeType: `audio/${readString(audio, "format", audioPath)}` };
-    }
-    default:
-      return { type: "unknown", raw: value };
-  }
+  const blocks = expectArray(value, path).map((part, index) => chatPart(part, childPath(path, index)));
+  // A parts array stays blocks even when all are text, so a replay writes parts again, not a string.
+  return { text: joinText(blocks), content: blocks };
 }

@@ -1,6 +1,6 @@
 // OpenAI Responses API adapter: input items, output items, a request body or a response object → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { hasErrorPrefix, hasNonTextBlock, joinText, mediaBlock, parseDataUrl } from "./content-blocks";
+import { hasErrorPrefix, joinText } from "./content-blocks";
 import { FormatError } from "./format-error";
 import {
   childPath,
@@ -12,10 +12,19 @@ import {
   readString,
   type JsonRecord,
 } from "./json-fields";
+import { responsesPart } from "./openai-parts";
+import { assembleResponsesEvents, isResponsesStreamEvent } from "./stream-assembly";
 import { TraceBuilder } from "./trace-builder";
 
 export function parseOpenAIResponses(input: unknown): CanonicalTrace {
   const builder = new TraceBuilder("openai-responses");
+  if (Array.isArray(input) && input.some(isResponsesStreamEvent)) {
+    // Stream events: each output item as output_item.done gave it, or assembled from its deltas.
+    const assembled = assembleResponsesEvents(input);
+    for (const { item, path } of assembled.items) readItem(item, path, builder);
+    for (const issue of assembled.issues) builder.issue(issue.path, issue.message, issue.raw);
+    return builder.finish();
+  }
   if (Array.isArray(input)) {
     input.forEach((item, index) => readItem(item, childPath("", index), builder));
     return builder.finish();
@@ -134,32 +143,14 @@ function readTextParts(parts: unknown[], path: string): string[] {
 
 function readMessageContent(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (typeof value === "string") return { text: value };
-  const blocks = expectArray(value, path).map((part, index) => readPart(part, childPath(path, index)));
-  return hasNonTextBlock(blocks) ? { text: joinText(blocks), content: blocks } : { text: joinText(blocks) };
+  const blocks = expectArray(value, path).map((part, index) => responsesPart(part, childPath(path, index)));
+  // A parts array stays blocks even when all are text, so a replay writes parts again, not a string.
+  return { text: joinText(blocks), content: blocks };
 }
 
 // Outputs are a string, or (newer API) an array of input_text / input_image / input_file parts.
 function readOutput(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (typeof value === "string") return { text: value };
-  const blocks = expectArray(value, path).map((part, index) => readPart(part, childPath(path, index)));
+  const blocks = expectArray(value, path).map((part, index) => responsesPart(part, childPath(path, index)));
   return { text: joinText(blocks), content: blocks };
-}
-
-function readPart(value: unknown, path: string): ContentBlock {
-  const part = expectRecord(value, path, "a content part object");
-  switch (part.type) {
-    case "input_text":
-    case "output_text":
-    case "text":
-      return { type: "text", text: readString(part, "text", path) };
-    case "refusal":
-      return { type: "text", text: readString(part, "refusal", path) };
-    case "input_image": {
-      const url = readOptionalString(part, "image_url", path);
-      const inline = url === undefined ? undefined : parseDataUrl(url);
-      return inline === undefined ? { type: "unknown", raw: value } : mediaBlock(inline.mimeType, inline.data);
-    }
-    default:
-      return { type: "unknown", raw: value };
-  }
 }

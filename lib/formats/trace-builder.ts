@@ -5,6 +5,7 @@ import type {
   ContentBlock,
   FormatName,
   ImportIssue,
+  McpDirection,
   ToolDeclaration,
   ToolResultEvent,
 } from "./canonical";
@@ -103,9 +104,12 @@ export class TraceBuilder {
     if (call.argumentsError !== undefined) event.argumentsError = call.argumentsError;
     this.events.push(event);
 
+    // Ids are turn-scoped where vendors reuse them (local OpenAI-compatible servers count call_0, call_1… in
+    // every turn): an id whose earlier call is answered names a new call. Only a reuse while the earlier call
+    // still waits is ambiguous; results then keep pairing with the earlier one.
     const earlier = this.calls.get(callId);
-    if (earlier !== undefined) {
-      this.issue(call.path, `duplicate call id ${callId} (first used at ${earlier.path})`, call.raw);
+    if (earlier !== undefined && !earlier.resolved) {
+      this.issue(call.path, `duplicate call id ${callId} (first used at ${earlier.path}, still unanswered)`, call.raw);
       return callId;
     }
     const state: CallState = {
@@ -167,6 +171,20 @@ export class TraceBuilder {
     this.events.push(event);
   }
 
+  // Protocol traffic (MCP initialize, progress, sampling…): on the timeline, outside the model's turns.
+  protocol(method: string, text: string, raw: unknown, path: string, options: { direction?: McpDirection; callId?: string } = {}): void {
+    const event: CanonicalEvent = { kind: "protocol", step: this.step, method, text, raw, path };
+    if (options.direction !== undefined) event.direction = options.direction;
+    if (options.callId !== undefined) event.callId = options.callId;
+    this.events.push(event);
+  }
+
+  /** The unanswered call with this id, if any (MCP links progress and sampling to the call that is running). */
+  isWaiting(callId: string): boolean {
+    const state = this.calls.get(callId);
+    return state !== undefined && !state.resolved;
+  }
+
   // Message-based formats end a turn at each assistant message, even when the next message is also assistant.
   endModelTurn(): void {
     if (!this.turnOpen) return;
@@ -174,7 +192,11 @@ export class TraceBuilder {
     this.step += 1;
   }
 
-  finish(): CanonicalTrace {
+  finish(paths?: ReadonlyMap<string, string>): CanonicalTrace {
+    if (paths !== undefined && paths.size > 0) {
+      for (const event of this.events) event.path = paths.get(event.path) ?? event.path;
+      for (const issue of this.issues) issue.path = paths.get(issue.path) ?? issue.path;
+    }
     return { format: this.format, declarations: this.declarations, events: this.events, issues: this.issues };
   }
 

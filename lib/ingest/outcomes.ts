@@ -2,6 +2,8 @@
 // pages and filters use the same list as ingestion.
 export const DELIVERY_OUTCOMES = [
   "accepted",
+  // An oauth message: the tool asked for the user's authorization instead of sending a result.
+  "oauth",
   "duplicate",
   "late",
   "conflict",

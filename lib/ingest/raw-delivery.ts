@@ -3,7 +3,7 @@
 import { AppError } from "../http/app-error.ts";
 import { isJsonContentType, parseJsonBody } from "../http/body.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
-import { callbackMessageSchema, type CallbackMessage } from "./schemas.ts";
+import { callbackBodySchema, type CallbackBody } from "./schemas.ts";
 import type { DeliveryOutcome } from "./outcomes.ts";
 import { verifySignature } from "./webhook-signature.ts";
 
@@ -21,7 +21,7 @@ export type RawDelivery = {
 };
 
 export type ParsedDelivery =
-  | { ok: true; message: CallbackMessage; webhookId: string | null }
+  | { ok: true; message: CallbackBody; webhookId: string | null }
   | { ok: false; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
 
 export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number; secrets: readonly string[]; now?: Date }): ParsedDelivery {
@@ -49,11 +49,11 @@ export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number;
   }
   const parsed = parseJsonBody(raw.body);
   if (!parsed.ok) return { ok: false, outcome: "malformed_json", webhookId, error: parsed.error };
-  const result = callbackMessageSchema.safeParse(parsed.value);
+  const result = callbackBodySchema.safeParse(parsed.value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue ? formatIssuePath(issue.path) : "";
-    const message = issue ? `${path || "body"}: ${issue.message}` : "Body does not match the tool_result message";
+    const message = issue ? `${path || "body"}: ${issue.message}` : "Body does not match the tool_result or oauth message";
     return {
       ok: false,
       outcome: "invalid",

@@ -122,7 +122,10 @@ export type CallUpdate = {
 
 export type NewTimelineEvent = {
   threadId: number;
-  kind: "tool_result" | "timeout";
+  kind: "tool_result" | "timeout" | "oauth";
+  /** An oauth event's URL and its data ({auth_url, call_id, content_sha256}). */
+  text?: string | null;
+  dataJson?: string | null;
   toolCallId: number;
   /** Index into this batch's `results` for tool_result events. */
   resultIndex: number | null;
@@ -151,7 +154,7 @@ const DELIVERY_COLUMNS = [
   "bodySha256", "rawBody", "rawBodyTruncated", "remoteAddress", "webhookId",
 ] as const;
 
-const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped"] as const;
+const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped", "text", "dataJson"] as const;
 
 /**
  * Writes a decided batch; returns the ids of the new results in `results` order. Multi-row raw INSERTs:
@@ -191,7 +194,8 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
   }
   for (const { update, ids } of groups.values()) {
     await tx.$executeRaw(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
-      "resultCount" = "resultCount" + ${update.addedResults}, "lastResultAt" = ${write.at}
+      "resultCount" = "resultCount" + ${update.addedResults}
+      ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
       ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
       ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
       WHERE "id" IN (${join(ids)})`);
@@ -206,6 +210,8 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
       "callback",
       e.occurredAt,
       false,
+      e.text ?? null,
+      e.dataJson ?? null,
     ]);
     for (const statement of multiRowInserts("Event", EVENT_COLUMNS, rows)) await tx.$executeRaw(statement);
   }
@@ -215,6 +221,15 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
     await tx.$executeRaw(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
   }
   return resultIds;
+}
+
+/** The newest oauth event of each call that has one: its data holds the message's content hash. */
+export async function findLatestOAuth(tx: ModelClient, toolCallIds: number[]): Promise<Map<number, string | null>> {
+  if (toolCallIds.length === 0) return new Map();
+  const rows = await tx.event.findMany({ where: { kind: "oauth", toolCallId: { in: toolCallIds } }, select: { toolCallId: true, dataJson: true }, orderBy: { id: "desc" } });
+  const latest = new Map<number, string | null>();
+  for (const row of rows) if (row.toolCallId !== null && !latest.has(row.toolCallId)) latest.set(row.toolCallId, row.dataJson);
+  return latest;
 }
 
 /** Records deliveries that never reached a call (rejected before routing, or a failed batch). */

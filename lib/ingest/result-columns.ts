@@ -5,7 +5,7 @@ import type { ResultAnalysis } from "../results/analyze.ts";
 
 export type ResultSummary = {
   envelope: { kind: string; problems: string[]; location: string | null; sourceCount: number } | null;
-  mcp: { blockTypes: string[]; isError: boolean; hasStructuredContent: boolean; problems: string[] } | null;
+  mcp: { blockTypes: string[]; isError: boolean; hasStructuredContent: boolean; problems: string[]; warnings: string[] } | null;
   schema: ResultAnalysis["schemaValidation"];
   schemaTarget: ResultAnalysis["schemaTarget"];
   display: { kind: string; index: number | null; skipped: number };
@@ -35,6 +35,7 @@ export function summarizeAnalysis(analysis: ResultAnalysis): ResultSummary {
             isError: mcp.isError,
             hasStructuredContent: mcp.structuredContent !== undefined,
             problems: mcp.problems,
+            warnings: mcp.warnings,
           },
     schema: analysis.schemaValidation,
     schemaTarget: analysis.schemaTarget,

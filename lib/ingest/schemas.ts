@@ -34,6 +34,53 @@ export const callbackMessageSchema = z
 
 export type CallbackMessage = z.infer<typeof callbackMessageSchema>;
 
+// Only web URLs are authorization URLs a person may be sent to (a javascript: or data: URL is refused).
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The callback protocol's other message: instead of a tool_result, a tool that needs the user's consent sends
+ * {type: "oauth", group_id, id, call_id, auth_url}. It settles the call ("every invocation MUST eventually produce
+ * either a tool_result or an oauth message"); the runtime shows the URL to the user.
+ */
+export const oauthMessageSchema = z
+  .looseObject({
+    type: z.literal("oauth", { error: 'type must be "tool_result" or "oauth"' }),
+    group_id: identifier().describe("Conversation thread identifier of the original invocation"),
+    id: identifier().describe("Tool call identifier of the original invocation"),
+    call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
+    auth_url: z
+      .string()
+      .max(8192)
+      .refine(isWebUrl, { message: "must be an http(s) URL" })
+      .refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" })
+      .describe("The OAuth authorization URL the user must visit"),
+  })
+  .meta({ id: "OAuthMessage" });
+
+export type OAuthMessage = z.infer<typeof oauthMessageSchema>;
+
+/** What POST /api/callback accepts: a tool_result or an oauth message. */
+export const callbackBodySchema = z.discriminatedUnion("type", [callbackMessageSchema, oauthMessageSchema], { error: 'type must be "tool_result" or "oauth"' });
+export type CallbackBody = CallbackMessage | OAuthMessage;
+
+export const acceptedOAuthSchema = z
+  .object({
+    status: z.literal("accepted"),
+    type: z.literal("oauth"),
+    group_id: z.string(),
+    id: z.string(),
+    auth_url: z.string(),
+  })
+  .meta({ id: "AcceptedOAuth" });
+export type AcceptedOAuth = z.infer<typeof acceptedOAuthSchema>;
+
 export const acceptedResultSchema = z
   .object({
     status: z.literal("accepted"),

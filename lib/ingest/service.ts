@@ -10,9 +10,11 @@ import { analyzeResult, type ResultAnalysis } from "../results/analyze.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
 import { decideDelivery, type CallView } from "./decide-delivery.ts";
+import { acceptedOAuthBody, AUTH_REQUIRED, decideOAuth, OAUTH_EVENT, oauthContentHash, storedOAuthHash } from "./oauth.ts";
 import { parseDelivery, type DeliveryOutcome, type RawDelivery } from "./raw-delivery.ts";
 import {
   findCalls,
+  findLatestOAuth,
   findLatestResults,
   insertDeliveries,
   writeCallbackBatch,
@@ -21,7 +23,7 @@ import {
   type NewDelivery,
 } from "./repository.ts";
 import { analysisColumns } from "./result-columns.ts";
-import type { AcceptedResult, CallbackMessage } from "./schemas.ts";
+import type { AcceptedResult, CallbackMessage, OAuthMessage } from "./schemas.ts";
 
 export type CallbackReply = { status: number; body: unknown; outcome: DeliveryOutcome };
 
@@ -39,7 +41,8 @@ type RoutedItem = {
   bodySha256: string;
 };
 type RejectedItem = { kind: "rejected"; raw: RawDelivery; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
-type QueueItem = RoutedItem | RejectedItem;
+type OAuthItem = { kind: "oauth"; raw: RawDelivery; message: OAuthMessage; webhookId: string | null; contentSha256: string; bodySha256: string };
+type QueueItem = RoutedItem | RejectedItem | OAuthItem;
 
 function contentHash(message: CallbackMessage): string {
   return sha256Hex(JSON.stringify([message.text, message.display_as ?? null, message.call_id ?? null]));
@@ -93,12 +96,13 @@ type BatchCall = Omit<CallView, "latest"> & {
   latest: { ref: ResultRef; ordinal: number; contentSha256: string; textSha256: string; late: boolean } | null;
 };
 type ReplyPlan =
+  // A reply known before the commit: rejections, and oauth messages (which write no result).
   | { kind: "error"; reply: CallbackReply }
   | { kind: "result"; outcome: DeliveryOutcome; message: CallbackMessage; ref: ResultRef; ordinal: number; textSha256: string; late: boolean };
 
 /** Decides and writes one group of deliveries inside `tx`; returns each item's reply, in order. */
 async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<CallbackReply[]> {
-  const routed = items.filter((item): item is RoutedItem => item.kind === "routed");
+  const routed = items.filter((item): item is RoutedItem | OAuthItem => item.kind === "routed" || item.kind === "oauth");
   const calls = await findCalls(tx, routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })));
   const latest = new Map((await findLatestResults(tx, calls)).map((r) => [r.toolCallId, r]));
   const callsByKey = new Map<string, BatchCall>();
@@ -113,8 +117,13 @@ async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<Callbac
   const write: CallbackBatchWrite = { at: new Date(), results: [], deliveries: [], callUpdates: [], events: [], touchedThreads: [] };
   const updates = new Map<number, CallUpdate>();
   const plans: ReplyPlan[] = [];
+  const oauthCalls = items.some((item) => item.kind === "oauth") ? await findLatestOAuth(tx, calls.map((call) => call.id)) : new Map<number, string | null>();
 
   for (const item of items) {
+    if (item.kind === "oauth") {
+      plans.push(planOAuth(item, callsByKey.get(JSON.stringify([item.message.group_id, item.message.id])) ?? null, oauthCalls, write, updates));
+      continue;
+    }
     if (item.kind === "rejected") {
       write.deliveries.push(rejectionDelivery(item));
       plans.push({ kind: "error", reply: { status: item.error.status, body: item.error.toBody(), outcome: item.outcome } });
@@ -192,6 +201,32 @@ async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<Callbac
     if (id === undefined) throw new Error("unreachable: an inserted result without an id");
     return { status: 200, outcome: plan.outcome, body: acceptedBody(plan.message, { id, ordinal: plan.ordinal, textSha256: plan.textSha256, late: plan.late }) };
   });
+}
+
+/** An oauth message: decided like a result, stored as an `oauth` event; the call becomes auth_required. */
+function planOAuth(item: OAuthItem, call: BatchCall | null, oauthCalls: Map<number, string | null>, write: CallbackBatchWrite, updates: Map<number, CallUpdate>): ReplyPlan {
+  const { message, raw } = item;
+  const latestSha = call === null ? null : storedOAuthHash(oauthCalls.get(call.id));
+  const decision = decideOAuth({ message, call, latestOAuthSha256: latestSha, contentSha256: item.contentSha256 });
+  const delivery = { ...baseDelivery(raw, item.webhookId), bodySha256: item.bodySha256, groupId: message.group_id, callKey: message.id, toolCallId: call?.id ?? null, result: null };
+  if (decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict") {
+    const error = new AppError(decision.kind, decision.reason);
+    write.deliveries.push({ ...delivery, outcome: decision.kind, httpStatus: error.status, reason: auditText(decision.reason) });
+    return { kind: "error", reply: { status: error.status, body: error.toBody(), outcome: decision.kind } };
+  }
+  const body = acceptedOAuthBody(message);
+  if (decision.kind === "duplicate" || call === null) {
+    write.deliveries.push({ ...delivery, outcome: "duplicate", httpStatus: 200, reason: decision.kind === "duplicate" ? decision.reason : null });
+    return { kind: "error", reply: { status: 200, body, outcome: "duplicate" } };
+  }
+  const data = JSON.stringify({ auth_url: message.auth_url, call_id: message.call_id ?? null, content_sha256: item.contentSha256 });
+  write.deliveries.push({ ...delivery, outcome: "oauth", httpStatus: 200, reason: "the tool asked for the user's authorization" });
+  write.events.push({ threadId: call.threadId, kind: OAUTH_EVENT, toolCallId: call.id, resultIndex: null, occurredAt: raw.receivedAt, text: message.auth_url, dataJson: data });
+  write.touchedThreads.push(call.threadId);
+  updates.set(call.id, { toolCallId: call.id, status: AUTH_REQUIRED, subscription: call.subscription, addedResults: 0, complete: true, timedOutAt: null });
+  oauthCalls.set(call.id, data);
+  call.status = AUTH_REQUIRED;
+  return { kind: "error", reply: { status: 200, body, outcome: "oauth" } };
 }
 
 /**
@@ -301,6 +336,9 @@ export async function acceptToolResult(raw: RawDelivery, writer: CallbackWriter 
     return writer.submit({ kind: "rejected", raw, outcome: parsed.outcome, error: parsed.error, webhookId: parsed.webhookId });
   }
   const { message } = parsed;
+  if (message.type === "oauth") {
+    return writer.submit({ kind: "oauth", raw, message, webhookId: parsed.webhookId, contentSha256: oauthContentHash(message), bodySha256: sha256Hex(raw.body) });
+  }
   return writer.submit({
     kind: "routed",
     raw,

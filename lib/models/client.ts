@@ -4,6 +4,7 @@
 import "server-only";
 import { createParser } from "eventsource-parser";
 import type { JsonRecord } from "../formats/json-fields.ts";
+import { stringifyJsonLossless } from "../formats/lossless-json.ts";
 import { anthropicAdapter } from "./anthropic.ts";
 import { ProviderError, type ApiAdapter, type ProviderRequest } from "./api-adapter.ts";
 import { geminiAdapter } from "./gemini.ts";
@@ -76,7 +77,8 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
     const response = await fetch(request.url, {
       method: "POST",
       headers: { ...request.headers, ...(apiKey === null ? {} : adapter.authHeaders(apiKey)) },
-      body: JSON.stringify(request.body),
+      // Lossless: numbers of the history a double cannot hold (integers above 2^53) keep their digits.
+      body: stringifyJsonLossless(request.body),
       signal,
       redirect: "error",
     });

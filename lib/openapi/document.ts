@@ -3,7 +3,7 @@ import { z } from "zod";
 import { FORK_NESTED_SCHEMAS, FORK_SCHEMAS, forkPaths } from "../forks/openapi.ts";
 import { ERROR_STATUS } from "../http/app-error.ts";
 import { importIssueSchema, importQuerySchema, importResultSchema, replayQuerySchema, replayResultSchema } from "../traces/schemas.ts";
-import { acceptedResultSchema, callbackMessageSchema, displaySegmentSchema } from "../ingest/schemas.ts";
+import { acceptedOAuthSchema, acceptedResultSchema, callbackMessageSchema, displaySegmentSchema, oauthMessageSchema } from "../ingest/schemas.ts";
 import { exportTraceServiceResponseSchema, otlpStatusSchema } from "../otel/schemas.ts";
 import {
   batchResultSchema,
@@ -127,13 +127,13 @@ export function buildOpenApiDocument(serverUrl?: string) {
       "/api/callback": {
         post: {
           operationId: "postToolResult",
-          summary: "Deliver a tool result for a registered call",
+          summary: "Deliver a tool result (or an oauth message) for a registered call",
           description:
-            "Routes by group_id + id to a registered call awaiting a result or an active subscription. Same content again answers like the first (idempotent); different content for a completed call is 409. When TOOLSCOPE_CALLBACK_SECRET is set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>).",
+            "Routes by group_id + id to a registered call awaiting a result or an active subscription. Same content again answers like the first (idempotent); different content for a completed call is 409. An oauth message ({type: \"oauth\", group_id, id, call_id, auth_url}) instead of a result settles the call as auth_required (the tool needs the user's authorization at auth_url); the tool may still send its result later. When TOOLSCOPE_CALLBACK_SECRET is set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>).",
           parameters: ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => ({ name, in: "header", required: false, schema: { type: "string" } })),
-          requestBody: { required: true, content: { "application/json": { schema: ref("ToolResultMessage") } } },
+          requestBody: { required: true, content: { "application/json": { schema: { oneOf: [ref("ToolResultMessage"), ref("OAuthMessage")] } } } },
           responses: {
-            "200": { description: "Stored (or an identical repeat)", content: { "application/json": { schema: ref("AcceptedResult") } } },
+            "200": { description: "Stored (or an identical repeat)", content: { "application/json": { schema: { oneOf: [ref("AcceptedResult"), ref("AcceptedOAuth")] } } } },
             "400": errorResponse("Malformed JSON"),
             "401": errorResponse("Missing, stale or invalid signature"),
             "404": errorResponse("No registered call with this group_id and id (unknown_call)"),
@@ -221,6 +221,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
       schemas: componentSchemas({
         ToolResultMessage: callbackMessageSchema,
         AcceptedResult: acceptedResultSchema,
+        OAuthMessage: oauthMessageSchema,
+        AcceptedOAuth: acceptedOAuthSchema,
         TraceEvent: traceEventSchema,
         EventRecorded: eventRecordedSchema,
         EventBatchResult: batchResultSchema,

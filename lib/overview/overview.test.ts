@@ -43,7 +43,7 @@ describe.each(testBackends())("overview on $provider", (backend) => {
     const overview = await getOverview({ now: NOW });
     expect(overview.generatedAt).toBe(NOW.toISOString());
     expect(overview.counts).toEqual({ threads: 3, calls: 8, results: 5, deliveries: 6 });
-    expect(overview.callsByStatus).toEqual({ pending: 2, completed: 4, errored: 1, timed_out: 1, cancelled: 0 });
+    expect(overview.callsByStatus).toEqual({ pending: 2, completed: 4, errored: 1, timed_out: 1, cancelled: 0, auth_required: 0 });
     expect(overview.resultsLastHour).toBe(4);
     expect(overview.subscriptions).toEqual({ active: 1, cancelled: 0 });
     expect(overview.deliveriesByOutcome).toEqual([

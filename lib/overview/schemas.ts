@@ -2,7 +2,7 @@
 // overview component renders. Client-safe.
 import type { PendingCallList } from "../pending/schemas.ts";
 
-export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled"] as const;
+export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled", "auth_required"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 export type LowConfidenceResult = {

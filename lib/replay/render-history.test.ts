@@ -10,6 +10,7 @@ import { isRecord, type JsonRecord } from "../formats/json-fields";
 import { parseMcp } from "../formats/mcp";
 import { parseOpenAIChat } from "../formats/openai-chat";
 import { parseOpenAIResponses } from "../formats/openai-responses";
+import { PLACEHOLDER_USER_TEXT } from "./history";
 import { renderHistory, type ReplayVendor } from "./render-history";
 
 const traces: Record<string, CanonicalTrace> = {
@@ -269,7 +270,7 @@ describe("renderHistory pairing rules", () => {
       "call_8sD2fG6hJ0kL4zX8cV2bN6mQ",
       "call_3wE7rT1yU5iO9pA3sD7fG1hJ",
     ]);
-    expect(renderHistory(trace("mcp").events, 12, "openai-chat").pendingCallIds).toEqual(["mcp-7"]);
+    expect(renderHistory(trace("mcp").events, 17, "openai-chat").pendingCallIds).toEqual(["mcp-7"]);
   });
 
   it("defines the history at step N as the first N events", () => {
@@ -284,7 +285,8 @@ describe("renderHistory pairing rules", () => {
             { type: "text", text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket." },
             {
               type: "image_url",
-              image_url: { url: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" },
+              // The source part's detail comes back: the block kept it as a Chat extra.
+              image_url: { detail: "low", url: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" },
             },
           ],
         },
@@ -395,8 +397,11 @@ describe("renderHistory → anthropic", () => {
       { kind: "message", step: 1, role: "assistant", text: "waiting on the tool", raw: null, path: "c" },
       { kind: "tool_result", step: 2, callId: "toolu_01X", text: "found", isError: false, raw: null, path: "d" },
     ];
-    expect(renderHistory(events, 4, "anthropic").request).toEqual({
+    const anthropic = renderHistory(events, 4, "anthropic");
+    expect(anthropic.request).toEqual({
       messages: [
+        // Anthropic rejects a history that starts with an assistant turn: a placeholder user turn goes first.
+        { role: "user", content: [{ type: "text", text: PLACEHOLDER_USER_TEXT }] },
         { role: "assistant", content: [{ type: "tool_use", id: "toolu_01X", name: "lookup", input: {} }] },
         {
           role: "user",
@@ -408,6 +413,7 @@ describe("renderHistory → anthropic", () => {
         { role: "assistant", content: [{ type: "text", text: "waiting on the tool" }] },
       ],
     });
+    expect(anthropic.adjustments).toEqual([{ index: null, change: expect.stringContaining("placeholder user turn") }]);
     expect(field(renderHistory(events, 4, "openai-chat").request, "messages")).toEqual([
       { role: "assistant", content: null, tool_calls: [{ id: "toolu_01X", type: "function", function: { name: "lookup", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "toolu_01X", content: "found" },
@@ -433,9 +439,29 @@ describe("renderHistory → openai-chat", () => {
           { id: "mcp-5", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Atlantis"}' } },
         ],
       },
-      { role: "tool", tool_call_id: "mcp-4", content: "" },
-      { role: "tool", tool_call_id: "mcp-3", content: "Radar for Île-de-France" },
-      { role: "tool", tool_call_id: "mcp-5", content: "Location not found: Atlantis" },
+      // Chat tool messages take text only: links, resources, images and audio go as text references.
+      {
+        role: "tool",
+        tool_call_id: "mcp-4",
+        content: [
+          { type: "text", text: "[resource_link · file:///var/log/stations/LFPG.log · LFPG.log · text/plain · Raw station log]" },
+          {
+            type: "text",
+            text: "[resource · file:///var/log/stations/LFPG-summary.txt · LFPG summary · text/plain · 40 bytes · sha256:dd5d9a1b2407e425af508754a4e6faab9bfed82e4e0e3e1713b983679da8aabe]\nLFPG 12Z: wind 240/12kt, visibility 10km",
+          },
+        ],
+      },
+      {
+        role: "tool",
+        tool_call_id: "mcp-3",
+        content: [
+          { type: "text", text: "Radar for Île-de-France" },
+          { type: "text", text: "[image · image/png · inline · 70 bytes · sha256:6b7fa434f92a8b80aab02d9bf1a12e49ffcae424e4013a1c4f68b67e3d2bbcd0]" },
+          { type: "text", text: "[audio · audio/wav · inline · 44 bytes · sha256:5b517b506f635e251ee0d7020062f1ce375cc3a92f1f445e71be6995f4a591f1]" },
+        ],
+      },
+      // isError has no Chat field: the text says it.
+      { role: "tool", tool_call_id: "mcp-5", content: "Error: Location not found: Atlantis" },
       {
         role: "assistant",
         content: null,
@@ -449,7 +475,14 @@ describe("renderHistory → openai-chat", () => {
       },
     ]);
     expect(rendered.pendingCallIds).toEqual(["mcp-7"]);
-    expect(rendered.skipped).toEqual([{ index: 10, reason: "result for unknown call mcp-42" }]);
+    expect(rendered.skipped.filter((entry) => !entry.reason.includes("protocol traffic"))).toEqual([
+      { index: 10, part: 0, reason: "content[0] resource_link: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
+      { index: 10, part: 1, reason: "content[1] resource: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
+      { index: 11, part: 1, reason: "content[1] image: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
+      { index: 11, part: 2, reason: "content[2] audio: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
+      { index: 15, reason: "result for unknown call mcp-42" },
+    ]);
+    expect(rendered.adjustments).toEqual([{ index: 12, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' }]);
   });
 
   it("keeps invalid JSON arguments verbatim", () => {
@@ -579,7 +612,13 @@ describe("renderHistory → gemini", () => {
       { name: "get_weather", id: "toolu_01A09q90qw90lq917835lq9", response: { temp_c: 18, conditions: "cloudy" } },
       { name: "get_weather", id: "toolu_01B7pF3hXjq2vLkLmNo4RsTu", response: { temp_c: 24, conditions: "sunny" } },
       { name: "get_local_time", id: "toolu_01CkT9wQz8RmYvE2sHd5FgJa", response: { error: 'Error: unknown time zone "Asia/Tokio". Did you mean "Asia/Tokyo"?' } },
-      { name: "render_map", id: "toolu_01DmV6xNc3BqLr8tWy1ZpKeH", response: { output: "Map of Tokyo, 512x512" } },
+      {
+        name: "render_map",
+        id: "toolu_01DmV6xNc3BqLr8tWy1ZpKeH",
+        response: { output: "Map of Tokyo, 512x512" },
+        // The image of the result goes as a multimodal functionResponse part.
+        parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" } }],
+      },
     ]);
   });
 });

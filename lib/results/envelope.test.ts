@@ -106,8 +106,13 @@ describe("detectEnvelope", () => {
     const analysis = detectEnvelope(text);
     expect(analysis.kind).toBe("partial");
     if (analysis.kind === "none") throw new Error("expected an envelope");
-    expect(analysis.envelope.source).toEqual([{ type: "document", id: "pricing-rules-2026" }]);
-    expect(analysis.problems).toEqual(["source: expected an array of sources; a single source object was read as one"]);
+    // The seed's extra `section` is kept; its top-level traceId is read into meta.traceId, and said where it belongs.
+    expect(analysis.envelope.source).toEqual([{ type: "document", id: "pricing-rules-2026", extra: { section: "售后修改范围" } }]);
+    expect(analysis.envelope.meta?.traceId).toBe("tool_001");
+    expect(analysis.problems).toEqual([
+      "source: expected an array of sources; a single source object was read as one",
+      "traceId: belongs in meta.traceId (read from the top level)",
+    ]);
   });
 
   it("accepts the seed's full source list", () => {
@@ -158,7 +163,8 @@ describe("detectEnvelope", () => {
       "meta.durationMs: must be a non-negative number (got -5)",
       'meta.cached: must be a boolean (got "no")',
     ]);
-    expect(analysis.envelope.error).toEqual({ message: "upstream timed out" });
+    // The out-of-list type is kept for people to read; the problem above still calls it invalid.
+    expect(analysis.envelope.error).toEqual({ type: "external_timeout", message: "upstream timed out" });
     expect(analysis.envelope.source).toEqual([{}, { id: "x" }]);
   });
 

@@ -23,11 +23,15 @@ export const ENVELOPE_ERROR_TYPES = [
 ] as const;
 export type EnvelopeErrorType = (typeof ENVELOPE_ERROR_TYPES)[number];
 
-/** Everything below is optional: an envelope keeps each field that had the declared JSON type. */
-export type EnvelopeSource = { type?: SourceType; id?: string; label?: string; url?: string };
+/**
+ * Everything below is optional: an envelope keeps each field that had the declared JSON type. Fields a source
+ * carries beyond the protocol's (the seed's own §3 example has `section`) are kept in `extra`.
+ */
+export type EnvelopeSource = { type?: SourceType; id?: string; label?: string; url?: string; extra?: Record<string, unknown> };
 
 export type EnvelopeError = {
-  type?: EnvelopeErrorType;
+  /** One of ENVELOPE_ERROR_TYPES; a value outside the list (the seed's §6 "external_timeout") is kept and reported. */
+  type?: EnvelopeErrorType | (string & {});
   message?: string;
   retryable?: boolean;
   userMessage?: string;
@@ -58,7 +62,7 @@ export type EnvelopeAnalysis =
   | { kind: "none" }
   | { kind: "valid" | "partial" | "invalid"; envelope: Envelope; problems: string[] };
 
-const ENVELOPE_KEYS = ["success", "confidence", "nextAction", "error", "source", "meta", "data"] as const;
+const ENVELOPE_KEYS = ["success", "confidence", "nextAction", "error", "source", "meta", "data", "traceId"] as const;
 // Keys that only an envelope would carry; `data`/`error`/`meta` alone are far too common in ordinary JSON.
 const ANCHOR_KEYS = ["success", "nextAction", "confidence"] as const;
 
@@ -78,7 +82,7 @@ export function analyzeEnvelopeValue(value: unknown): EnvelopeAnalysis {
   if (!isJsonObject(value)) return NONE;
   let present = 0;
   for (const key of ENVELOPE_KEYS) if (hasOwn(value, key)) present += 1;
-  if (present < 2 || !ANCHOR_KEYS.some((key) => hasOwn(value, key))) return NONE;
+  if (present < 2 || !(ANCHOR_KEYS.some((key) => hasOwn(value, key)) || isTracedSource(value))) return NONE;
 
   const report = new ProblemReport();
   const envelope: Envelope = {};
@@ -90,6 +94,7 @@ export function analyzeEnvelopeValue(value: unknown): EnvelopeAnalysis {
   readNextAction(value, envelope, report);
   readError(value, envelope, report);
   readMeta(value, envelope, report);
+  readTopLevelTraceId(value, envelope, report);
   checkConsistency(envelope, report);
 
   return { kind: report.kind(), envelope, problems: report.problems };
@@ -116,6 +121,26 @@ class ProblemReport {
     if (this.wrong) return "invalid";
     return this.missing ? "partial" : "valid";
   }
+}
+
+/**
+ * The seed's §3 fragment — `{"source": {type: "document", id, …}, "traceId": …}` — is an envelope's tracing part on
+ * its own: a source typed with the protocol's vocabulary next to a traceId.
+ */
+function isTracedSource(object: JsonObject): boolean {
+  if (!hasOwn(object, "traceId")) return false;
+  const source = readOwn(object, "source");
+  const first = Array.isArray(source) ? source[0] : source;
+  return isJsonObject(first) && isOneOf(SOURCE_TYPES, readOwn(first, "type"));
+}
+
+// The seed's §3 shows traceId at the top level; the protocol keeps it in meta.traceId. Read it, and say where it belongs.
+function readTopLevelTraceId(object: JsonObject, envelope: Envelope, report: ProblemReport): void {
+  if (!hasOwn(object, "traceId")) return;
+  const traceId = readOwn(object, "traceId");
+  if (typeof traceId !== "string") return report.addWrong("traceId", `must be a string (got ${describeValue(traceId)})`);
+  if (envelope.meta?.traceId === undefined) envelope.meta = { ...envelope.meta, traceId };
+  report.addMissing("traceId", "belongs in meta.traceId (read from the top level)");
 }
 
 function isOneOf<T extends string>(options: readonly T[], value: unknown): value is T {
@@ -185,6 +210,8 @@ function readSourceEntry(entry: JsonObject, path: string, report: ProblemReport)
   if (label !== undefined) source.label = label;
   const url = readOptionalString(entry, "url", path, report);
   if (url !== undefined) source.url = url;
+  const extra = Object.fromEntries(Object.entries(entry).filter(([key]) => !["type", "id", "label", "url"].includes(key)));
+  if (Object.keys(extra).length > 0) source.extra = extra;
   return source;
 }
 
@@ -218,6 +245,8 @@ function readError(object: JsonObject, envelope: Envelope, report: ProblemReport
     // The seed's own failure story uses "external_timeout", outside its enum: that is reported, not guessed at.
     if (isOneOf(ENVELOPE_ERROR_TYPES, type)) error.type = type;
     else {
+      // Kept (a person should see what the tool said), still reported as outside the protocol's list.
+      if (typeof type === "string") error.type = type;
       report.addWrong("error.type", `must be one of ${ENVELOPE_ERROR_TYPES.join("|")} (got ${describeValue(type)})`);
     }
   }

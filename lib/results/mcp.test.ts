@@ -1,7 +1,7 @@
 // Tests for reading MCP CallToolResults, using the MCP seed's own blocks and its JSON-RPC example.
 import { describe, expect, it } from "vitest";
 
-import { detectMcpResult } from "./mcp";
+import { detectMcpResult, STRUCTURED_WITHOUT_TEXT } from "./mcp";
 
 // seeds/mcp-tool-result-types.md — "Example valid response for this tool".
 const SEED_WEATHER_RESPONSE = `{
@@ -56,12 +56,13 @@ describe("detectMcpResult", () => {
       structuredContent: { temperature: 22.5, conditions: "Partly cloudy", humidity: 65 },
       isError: false,
       problems: [],
+      warnings: [],
     });
   });
 
   it("reads every block type of the seed", () => {
     const analysis = detectMcpResult(JSON.stringify({ content: SEED_BLOCKS }));
-    expect(analysis).toEqual({ kind: "mcp", content: SEED_BLOCKS, isError: false, problems: [] });
+    expect(analysis).toEqual({ kind: "mcp", content: SEED_BLOCKS, isError: false, problems: [], warnings: [] });
   });
 
   it("keeps an image whose data is the seed's placeholder, but says it is not base64", () => {
@@ -130,7 +131,17 @@ describe("detectMcpResult", () => {
       structuredContent: { ok: true },
       isError: false,
       problems: ["content: missing (required, may be empty)"],
+      warnings: [STRUCTURED_WITHOUT_TEXT],
     });
+  });
+
+  it("flags structuredContent that no TextContent block serialises (seed: SHOULD also return it as text)", () => {
+    const withText = detectMcpResult('{"content":[{"type":"text","text":"{\\"ok\\": true, \\"n\\": [1, 2]}"}],"structuredContent":{"n":[1,2],"ok":true}}');
+    expect(withText.kind === "mcp" ? withText.warnings : null).toEqual([]);
+    const otherText = detectMcpResult('{"content":[{"type":"text","text":"All good."}],"structuredContent":{"ok":true}}');
+    expect(otherText.kind === "mcp" ? otherText.warnings : null).toEqual([STRUCTURED_WITHOUT_TEXT]);
+    const noStructured = detectMcpResult('{"content":[{"type":"text","text":"All good."}]}');
+    expect(noStructured.kind === "mcp" ? noStructured.warnings : null).toEqual([]);
   });
 
   it.each([

@@ -22,9 +22,14 @@ export type UnknownBlock = { type: "unknown"; raw: unknown };
 
 export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | ResourceBlock | UnknownBlock;
 
+// problems: what makes it not a well-formed CallToolResult; warnings: what the spec says a tool SHOULD do and it did not.
 export type McpAnalysis =
   | { kind: "none" }
-  | { kind: "mcp"; content: ContentBlock[]; structuredContent?: unknown; isError: boolean; problems: string[] };
+  | { kind: "mcp"; content: ContentBlock[]; structuredContent?: unknown; isError: boolean; problems: string[]; warnings: string[] };
+
+/** The warning for structured content that no TextContent block serialises (clients reading only `content` miss it). */
+export const STRUCTURED_WITHOUT_TEXT =
+  "structuredContent has no TextContent serialization: a tool returning structured content SHOULD also return the serialized JSON in a TextContent block, so clients that read only content see it";
 
 const NONE: McpAnalysis = { kind: "none" };
 
@@ -66,15 +71,33 @@ export function analyzeMcpValue(value: unknown): McpAnalysis {
     else problems.push(`isError: must be a boolean (got ${describeValue(flag)})`);
   }
 
-  const analysis: McpAnalysis = { kind: "mcp", content: blocks, isError, problems };
+  const warnings: string[] = [];
+  const analysis: McpAnalysis = { kind: "mcp", content: blocks, isError, problems, warnings };
   if (hasStructured) {
     const structured = readOwn(result, "structuredContent");
     analysis.structuredContent = structured;
     if (!isJsonObject(structured)) {
       problems.push(`structuredContent: must be a JSON object (got ${describeValue(structured)})`);
     }
+    if (!blocks.some((block) => block.type === "text" && serializes(block.text, structured))) warnings.push(STRUCTURED_WITHOUT_TEXT);
   }
   return analysis;
+}
+
+// A text block serialises the structured content when it parses to the same JSON value (spacing and key order aside).
+function serializes(text: string, structured: unknown): boolean {
+  const parsed = parseJsonText(text, false);
+  return parsed.ok && sameJson(parsed.value, structured);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && sameJson(readOwn(a, key), readOwn(b, key)));
+  }
+  return false;
 }
 
 function unwrapJsonRpc(value: JsonObject): JsonObject {

@@ -2,7 +2,7 @@
 // that routes, pages and client components share. Client-safe (no server imports).
 import { z } from "zod";
 
-export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled"] as const;
+export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled", "auth_required"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** Last-activity windows the list can be narrowed to, with their length in milliseconds. */

@@ -20,7 +20,7 @@ export type CanonicalTimeline = {
   omitted: Record<string, number>;
 };
 
-const FORMATS: readonly FormatName[] = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp", "agent-stream"];
+const FORMATS: readonly FormatName[] = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"];
 const ERROR_SIGNALS: readonly ErrorSignal[] = ["vendor-flag", "error-prefix", "error-key"];
 
 function isFormatName(value: unknown): value is FormatName {
@@ -56,9 +56,11 @@ function declarationsFrom(value: unknown): ToolDeclaration[] {
   return value.flatMap((item): ToolDeclaration[] => {
     if (!isRecord(item) || typeof item.name !== "string") return [];
     const declaration: ToolDeclaration = { name: item.name, raw: item.raw ?? item };
+    if (typeof item.title === "string") declaration.title = item.title;
     if (typeof item.description === "string") declaration.description = item.description;
     if (item.inputSchema !== undefined) declaration.inputSchema = item.inputSchema;
     if (item.outputSchema !== undefined) declaration.outputSchema = item.outputSchema;
+    if (item.annotations !== undefined) declaration.annotations = item.annotations;
     return [declaration];
   });
 }
@@ -87,6 +89,8 @@ class StepCounter {
   }
 }
 
+// Over 80 lines on purpose: one switch over row kinds, a few lines each, sharing the per-row context (data, raw,
+// path, the step counter); split, that context would have to travel through every helper.
 export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
   const calls = new Map(rows.calls.map((call) => [call.id, call]));
   const results = new Map(rows.results.map((result) => [result.id, result]));
@@ -195,6 +199,22 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
         const layer = data.layer === "protocol" || parsedLayer(row.dataJson) === "protocol" ? "protocol" : "runtime";
         const event: CanonicalEvent = { kind: "error", step: row.step ?? steps.current(), layer, message: row.text ?? "", raw, path };
         const callId = stringField(data, "callId") ?? call?.callKey;
+        if (callId !== undefined) event.callId = callId;
+        events.push(event);
+        return;
+      }
+      case "oauth": {
+        // The callback protocol's oauth message (live threads): the call asked for the user's authorization.
+        const callId = row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey;
+        const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: "oauth", text: row.text ?? "", raw, path };
+        if (callId !== undefined) event.callId = callId;
+        events.push(event);
+        return;
+      }
+      case "protocol": {
+        const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: stringField(data, "method") ?? "unknown", text: row.text ?? "", raw, path };
+        if (data.direction === "client->server" || data.direction === "server->client") event.direction = data.direction;
+        const callId = stringField(data, "callId") ?? (row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey);
         if (callId !== undefined) event.callId = callId;
         events.push(event);
         return;

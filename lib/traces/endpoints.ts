@@ -6,12 +6,14 @@ import "server-only";
 import { endpoint } from "../api/endpoint.ts";
 import { readTextBody } from "../http/body.ts";
 import { parseQuery } from "../http/query.ts";
-import { jsonReply, streamReply } from "../http/reply.ts";
+import { bytesReply, jsonReply, streamReply } from "../http/reply.ts";
+import { stringifyRequest } from "../replay/render-history.ts";
 import { chunkLines, exportDownloadHeaders } from "./export-download.ts";
 import { importQuerySchema, replayQuerySchema } from "./schemas.ts";
 import { importTranscript, openThreadExport, renderThreadHistory } from "./service.ts";
 
-const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/plain"];
+// JSON, JSONL, plain text, and raw SSE captures of streamed responses.
+const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/plain", "text/event-stream"];
 
 export const importEndpoint = endpoint({
   name: "POST /api/import",
@@ -41,6 +43,8 @@ export const replayEndpoint = endpoint<{ groupId: string }>({
   access: "read",
   async handle(request, params) {
     const query = parseQuery(replayQuerySchema, request.url.searchParams);
-    return jsonReply(200, await renderThreadHistory({ groupId: params.groupId, vendor: query.vendor, step: query.step }));
+    const result = await renderThreadHistory({ groupId: params.groupId, vendor: query.vendor, step: query.step });
+    // Written with every number's source digits (integers above 2^53 in arguments stay exact).
+    return bytesReply(new TextEncoder().encode(stringifyRequest(result)), { "content-type": "application/json; charset=utf-8" });
   },
 });

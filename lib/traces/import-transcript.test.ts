@@ -195,7 +195,7 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     const badLine = await rejection(importText('{"type":"output_text","role":"assistant","is_type_switched":true,"content":"hi"}\n{oops\n'));
     expect(badLine.message).toMatch(/^line 2: invalid JSON on line 2/);
     const unknown = await rejection(importText('{"hello":"world"}'));
-    expect(unknown.message).toMatch(/^unrecognized transcript format/);
+    expect(unknown.message).toMatch(/^cannot tell the transcript format/);
     const empty = await rejection(importText("   "));
     expect(empty.message).toBe("empty transcript");
     expect(await t.database.client.thread.count()).toBe(threads);

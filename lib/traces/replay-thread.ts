@@ -44,7 +44,7 @@ export async function renderThreadHistory(options: { groupId: string; vendor: Re
   const trace = await getReplayTrace(options);
   const total = trace.events.length;
   const step = Math.min(options.step ?? total, total);
-  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations);
+  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations, { sourceFormat: trace.format });
   return {
     group_id: trace.groupId,
     vendor: options.vendor,
@@ -54,5 +54,6 @@ export async function renderThreadHistory(options: { groupId: string; vendor: Re
     pending_call_ids: rendered.pendingCallIds,
     skipped: rendered.skipped,
     renamed_call_ids: rendered.renamedCallIds,
+    adjustments: rendered.adjustments,
   };
 }

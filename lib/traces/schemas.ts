@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FormatName } from "../formats/canonical.ts";
 import { ID_MAX } from "../ingest/schemas.ts";
 
-export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp", "agent-stream"] as const;
+export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"] as const;
 // Fails to compile when lib/formats gains or loses a format and this list does not follow.
 type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _vendorFormatsMatch: SameMembers<(typeof VENDOR_FORMATS)[number], FormatName> = true;
@@ -17,6 +17,7 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
   "openai-chat": "OpenAI Chat Completions",
   "openai-responses": "OpenAI Responses",
   gemini: "Gemini generateContent",
+  "gemini-interactions": "Gemini Interactions API",
   mcp: "MCP JSON-RPC log",
   "agent-stream": "Agent response stream",
   toolscope: "Toolscope JSONL export",
@@ -74,8 +75,13 @@ export const replayResultSchema = z
     total: z.number().int(),
     request: z.unknown().describe("The request body the vendor's API accepts as input at this step"),
     pending_call_ids: z.array(z.string()),
-    skipped: z.array(z.object({ index: z.number().int(), reason: z.string() })),
+    skipped: z
+      .array(z.object({ index: z.number().int(), reason: z.string(), part: z.number().int().optional().describe("Content block of the event sent in another form") }))
+      .describe("Events left out of the request, and content parts sent as text references, with the reason"),
     renamed_call_ids: z.record(z.string(), z.string()),
+    adjustments: z
+      .array(z.object({ index: z.number().int().nullable(), change: z.string() }))
+      .describe("Changes made so the vendor accepts the history: a placeholder first user turn, a reused id made unique, an error flag spelled into the text"),
   })
   .meta({ id: "ReplayResult" });
 export type ReplayResult = z.infer<typeof replayResultSchema>;

@@ -48,7 +48,7 @@ describe.each(testBackends())("dashboard routes on $provider", (backend) => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = await response.json();
     expect(body.counts).toEqual({ threads: 1, calls: 4, results: 1, deliveries: 1 });
-    expect(body.callsByStatus).toEqual({ pending: 3, completed: 1, errored: 0, timed_out: 0, cancelled: 0 });
+    expect(body.callsByStatus).toEqual({ pending: 3, completed: 1, errored: 0, timed_out: 0, cancelled: 0, auth_required: 0 });
     expect(body.lowConfidence).toMatchObject({ total: 1, below: 0.5 });
     expect(body.pending.total).toBe(2);
   });

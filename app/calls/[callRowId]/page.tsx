@@ -7,6 +7,7 @@ import { SpanPanel } from "@/components/otel/span-panel.tsx";
 import { CallOverview } from "@/components/result/call-overview.tsx";
 import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
 import { LiveRefresh } from "@/components/result/live-refresh.tsx";
+import { OAuthRequests } from "@/components/result/oauth-requests.tsx";
 import { ResultCard } from "@/components/result/result-card.tsx";
 import { newForkHref } from "@/components/forks/fork-api.ts";
 import { threadPath } from "@/components/thread/api-client.ts";
@@ -40,7 +41,8 @@ export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
   const spans = await getCallSpans({ callRowId: call.id });
-  const live = call.status === "pending" || call.subscription === "active";
+  // A call awaiting authorization may still get its result once the user has authorized.
+  const live = call.status === "pending" || call.status === "auth_required" || call.subscription === "active";
   return (
     <>
       <nav className="breadcrumbs small" aria-label="Breadcrumbs">
@@ -52,6 +54,7 @@ export default async function CallPage({ params }: { params: Params }) {
         <LiveRefresh active={live} />
       </nav>
       <CallOverview call={call} events={detail.events} />
+      <OAuthRequests events={detail.events} />
       <p className="small">
         <Link href={newForkHref(call.groupId, { call: call.callKey })}>Fork from this call…</Link>{" "}
         <span className="muted">— edit its result or arguments and see what a model does next</span>
@@ -65,11 +68,13 @@ export default async function CallPage({ params }: { params: Params }) {
           <p className="small muted">The {detail.results.length} newest results are shown; {detail.resultsOmitted.toLocaleString("en-US")} earlier ones are not.</p>
         ) : null}
         {detail.results.length === 0 ? (
-          <EmptyState title={call.status === "pending" ? "Waiting for a result" : "No result"}>
+          <EmptyState title={call.status === "pending" ? "Waiting for a result" : call.status === "auth_required" ? "Waiting for the user's authorization" : "No result"}>
             <p>
               {call.status === "pending"
                 ? "The tool has not posted a result for this call yet. This page updates by itself when one arrives."
-                : "This call ended without a result."}
+                : call.status === "auth_required"
+                  ? "The tool asked for the user's authorization instead of a result; it may still send one once they have authorized."
+                  : "This call ended without a result."}
             </p>
           </EmptyState>
         ) : (

@@ -1,0 +1,80 @@
+// Streaming captures: Anthropic events (array and SSE text), Chat chunks, Responses events, Interactions SSE —
+// assembled into calls with whole arguments, checked against the official SDKs' own stream accumulators.
+import { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream";
+import { ChatCompletionStream } from "openai/lib/ChatCompletionStream";
+import { describe, expect, it } from "vitest";
+import type { CanonicalTrace, FormatName } from "./canonical";
+import { explainFormat, parseTranscript, parseTranscriptText } from "./detect";
+import { anthropicStream, asServerSentEvents, chatChunks, interactionsEvents, responsesEvents } from "./fixtures/stream-captures";
+import { goldenPath, summarize } from "./fixtures/load-fixture";
+
+type Capture = { name: string; format: FormatName; events: readonly object[]; eventName: (event: object) => string | undefined };
+
+const typeOf = (event: object): string | undefined => ("type" in event && typeof event.type === "string" ? event.type : undefined);
+const CAPTURES: Capture[] = [
+  { name: "anthropic-stream", format: "anthropic", events: anthropicStream, eventName: typeOf },
+  { name: "openai-chat-chunks", format: "openai-chat", events: chatChunks, eventName: () => undefined },
+  { name: "openai-responses-stream", format: "openai-responses", events: responsesEvents, eventName: typeOf },
+  { name: "gemini-interactions-stream", format: "gemini-interactions", events: interactionsEvents, eventName: (event) => ("event_type" in event && typeof event.event_type === "string" ? event.event_type : undefined) },
+];
+
+function calls(trace: CanonicalTrace): [string, string][] {
+  return trace.events.flatMap((event) => (event.kind === "tool_call" ? [[event.callId, event.argumentsText] as [string, string]] : []));
+}
+
+describe.each(CAPTURES)("$name", ({ name, format, events, eventName }) => {
+  const json = JSON.stringify(events);
+  const sse = `${asServerSentEvents(events, eventName)}${format === "openai-chat" ? "data: [DONE]\n\n" : ""}`;
+  const trace = parseTranscriptText(json);
+
+  it("is detected by its events, and says so", () => {
+    expect(explainFormat(JSON.parse(json))).toMatchObject({ format, reason: expect.stringMatching(/stream|chunk/) });
+  });
+
+  it("assembles parallel calls whose arguments arrived in pieces, digits intact", () => {
+    expect(calls(trace).map(([, args]) => JSON.parse(args.replace("12345678901234567890", '"big"')))).toEqual([
+      { city: "Paris", order: "big" },
+      { city: "Tokyo" },
+    ]);
+    expect(calls(trace)[0]?.[1]).toContain("12345678901234567890");
+    expect(trace.issues).toEqual([]);
+  });
+
+  it("reads the raw text/event-stream capture the same as the event array", () => {
+    expect(parseTranscriptText(sse)).toEqual(trace);
+  });
+
+  it("matches the golden canonical trace", async () => {
+    await expect(`${JSON.stringify(summarize(trace.events), null, 2)}\n`).toMatchFileSnapshot(goldenPath(`${name}.summary.json`));
+    await expect(`${JSON.stringify(trace, null, 2)}\n`).toMatchFileSnapshot(goldenPath(`${name}.json`));
+  });
+});
+
+// The SDKs' stream helpers read newline-delimited JSON events (their toReadableStream format).
+function jsonLines(events: readonly object[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const event of events) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      controller.close();
+    },
+  });
+}
+
+describe("assembly agrees with the official SDKs' accumulators", () => {
+  it("Anthropic MessageStream.finalMessage()", async () => {
+    const final = await MessageStream.fromReadableStream(jsonLines(anthropicStream)).finalMessage();
+    const ours = parseTranscript(anthropicStream, "anthropic");
+    const sdkCalls = final.content.flatMap((block) => (block.type === "tool_use" ? [[block.id, block.input]] : []));
+    // The SDK parses with JSON.parse (the big order number rounds there); ours keeps the digits.
+    expect(calls(ours).map(([id, args]) => [id, JSON.parse(args)])).toEqual(sdkCalls);
+    const thinking = final.content.find((block) => block.type === "thinking");
+    expect(ours.events.find((event) => event.kind === "reasoning")?.raw).toEqual(thinking);
+  });
+
+  it("OpenAI ChatCompletionStream.finalChatCompletion()", async () => {
+    const final = await ChatCompletionStream.fromReadableStream(jsonLines(chatChunks)).finalChatCompletion();
+    const sdkCalls = (final.choices[0]?.message.tool_calls ?? []).flatMap((call) => (call.type === "function" ? [[call.id, call.function.arguments]] : []));
+    expect(calls(parseTranscript(chatChunks, "openai-chat"))).toEqual(sdkCalls);
+  });
+});
