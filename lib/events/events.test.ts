@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCallEvent, uniqueId } from "../testing/factories.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { POST as eventsPOST } from "../../app/api/events/route.ts";
 import { describeArguments, recordEvents } from "./service.ts";
 
 describe("describeArguments", () => {
@@ -36,6 +37,30 @@ describe.each(testBackends())("trace events on $provider", (backend) => {
     expect(changed.status).toBe(409);
     expect(changed.body).toMatchObject({ error: { code: "conflict" } });
     expect(await t.database.client.toolCall.count({ where: { groupId: String(event.group_id) } })).toBe(1);
+  });
+
+  it("nested content counts: different arguments, declaration schema or key order inside an object", async () => {
+    const event = toolCallEvent({ arguments: { env: "prod", replicas: 2 }, declaration: { name: "deploy", inputSchema: { type: "object" } } });
+    expect((await record(event)).status).toBe(201);
+    // The same content with keys in another order is the same registration.
+    expect((await record({ ...event, arguments: { replicas: 2, env: "prod" } })).status).toBe(200);
+    expect((await record({ ...event, arguments: { env: "staging", replicas: 2 } })).status).toBe(409);
+    expect((await record({ ...event, declaration: { name: "deploy", inputSchema: { type: "array" } } })).status).toBe(409);
+  });
+
+  it("keeps the source digits of integers above 2^53 in arguments posted as JSON", async () => {
+    const group = uniqueId("bigint");
+    const response = await eventsPOST(
+      new Request("http://127.0.0.1/api/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"type":"tool_call","group_id":"${group}","id":"c1","name":"lookup","arguments":{"order_id":12345678901234567890,"n":1.5}}`,
+      }),
+    );
+    expect(response.status).toBe(201);
+    const row = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: group }, select: { argumentsText: true, argumentsJson: true } });
+    expect(row.argumentsText).toBe('{"order_id":12345678901234567890,"n":1.5}');
+    expect(row.argumentsJson).toBe('{"order_id":12345678901234567890,"n":1.5}');
   });
 
   it("registers concurrent identical calls exactly once", async () => {

@@ -5,6 +5,7 @@ import { getDatabase, type Database, type ModelClient } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
+import { isLosslessNumber, parseJsonLossless, stringifyJsonLossless } from "../formats/lossless-json.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
 import {
@@ -55,8 +56,29 @@ function occurredAt(event: TraceEvent, receivedAt: Date): Date {
   return event.occurred_at ? new Date(event.occurred_at) : receivedAt;
 }
 
+/** JSON with every object's keys sorted, numbers with their source digits: equal content, equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null && !isLosslessNumber(value)) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return stringifyJsonLossless(value);
+}
+
 /** What makes two registrations of one call "the same": everything the runtime said about it. */
 function registrationHash(event: ToolCallEvent): string {
+  const { occurred_at: _occurredAt, ...identity } = event;
+  return sha256Hex(canonicalJson(identity));
+}
+
+/**
+ * The hash rows registered before canonicalJson carried. Its key list applied at every depth, so nested
+ * objects (arguments, declarations) hashed as `{}`: kept only so a runtime re-registering such a call after
+ * an upgrade is not refused. New rows never store it.
+ */
+function legacyRegistrationHash(event: ToolCallEvent): string {
   const { occurred_at: _occurredAt, ...identity } = event;
   return sha256Hex(JSON.stringify(identity, Object.keys(identity).sort()));
 }
@@ -68,11 +90,11 @@ export function describeArguments(args: ToolCallEvent["arguments"]): {
 } {
   if (args === undefined) return { text: null, json: null, error: null };
   if (typeof args !== "string") {
-    const text = JSON.stringify(args);
+    const text = stringifyJsonLossless(args);
     return { text, json: text, error: null };
   }
   try {
-    return { text: args, json: JSON.stringify(JSON.parse(args)), error: null };
+    return { text: args, json: stringifyJsonLossless(parseJsonLossless(args)), error: null };
   } catch (error) {
     return { text: args, json: null, error: error instanceof SyntaxError ? error.message : "not JSON" };
   }
@@ -109,7 +131,7 @@ async function registerCall(tx: ModelClient, context: BatchContext, event: ToolC
   const hash = registrationHash(event);
   const existing = await findRegisteredCall(tx, event.group_id, event.id);
   if (existing) {
-    if (existing.registrationSha256 !== hash) {
+    if (existing.registrationSha256 !== hash && existing.registrationSha256 !== legacyRegistrationHash(event)) {
       throw new AppError("conflict", `Call "${event.id}" is already registered in thread "${event.group_id}" with different content`);
     }
     return { status: 200, body: recorded(event, existing.eventId ?? 0, event.id) };

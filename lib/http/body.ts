@@ -37,12 +37,37 @@ export function parseJsonBody(body: Uint8Array): { ok: true; value: unknown } | 
   }
 }
 
-/** A JSON body: content type checked before reading, size limit enforced while reading, then parsed. */
-export async function readJsonBody(request: IncomingRequest, limit: number = config().maxBodyBytes): Promise<unknown> {
+/** Removes own `__proto__` keys at any depth (see withoutProtoKeys) from a value another parser built. */
+function dropProtoKeys(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => (value[index] = dropProtoKeys(item)));
+  } else if (typeof value === "object" && value !== null) {
+    if (Object.prototype.hasOwnProperty.call(value, "__proto__")) Reflect.deleteProperty(value, "__proto__");
+    for (const [key, item] of Object.entries(value)) Reflect.set(value, key, dropProtoKeys(item));
+  }
+  return value;
+}
+
+/**
+ * A JSON body: content type checked before reading, size limit enforced while reading, then parsed — by
+ * JSON.parse, or by `parse` (e.g. a parser that keeps numbers' source digits).
+ */
+export async function readJsonBody(
+  request: IncomingRequest,
+  options: { limit?: number; parse?: (text: string) => unknown } = {},
+): Promise<unknown> {
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) throw unsupportedMediaType("application/json", contentType);
+  const limit = options.limit ?? config().maxBodyBytes;
   const read = await request.readBody(limit);
   if (read.tooLarge) throw tooLarge(limit);
+  if (options.parse) {
+    try {
+      return dropProtoKeys(options.parse(read.body.toString("utf8")));
+    } catch (error) {
+      throw new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
+    }
+  }
   const parsed = parseJsonBody(read.body);
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
