@@ -1,20 +1,7 @@
 import type { NextConfig } from "next";
 
-// Pages render untrusted tool output as text only; the CSP is the second fence behind that rule.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  // Next's runtime injects inline bootstrap scripts; no third-party origins are allowed.
-  `script-src 'self' 'unsafe-inline'${process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
+// The pages' Content-Security-Policy (script nonces, no 'unsafe-inline' scripts) is set per response by
+// proxy.ts (lib/access/csp.ts): a nonce cannot live in static headers.
 
 const nextConfig: NextConfig = {
   // Separate build directories let several e2e runs (different E2E_PORTs) build side by side.
@@ -31,7 +18,6 @@ const nextConfig: NextConfig = {
       {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: contentSecurityPolicy },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "no-referrer" },
           { key: "X-Frame-Options", value: "DENY" },

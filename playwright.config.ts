@@ -3,11 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./e2e/support/chromium.ts";
+import { EXPOSED_SECRET } from "./e2e/support/exposed.ts";
 import { FAKE_MODEL_TARGETS, FAKE_PROVIDER_KEY, FAKE_PROVIDER_PORT, FAKE_PROVIDER_URL } from "./e2e/support/fake-provider.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `toolscope-e2e-${process.pid}`);
 const chromium = findChromium();
+/** A second Toolscope in exposed mode (TOOLSCOPE_SECRET set) for the sign-in and key specs (e2e/support/exposed.ts). */
+const exposedPort = port + 1;
 
 export default defineConfig({
   testDir: "e2e",
@@ -52,10 +55,30 @@ export default defineConfig({
         DATABASE_URL: `file:${path.join(dataDir, "e2e.db")}`,
         NEXT_TELEMETRY_DISABLED: "1",
         TOOLSCOPE_DEADLINE_SWEEP_MS: "250",
+        // The specs seed hundreds of deliberate refusals (unknown calls, bad bodies) from one address; the refusal
+        // rate limit itself is tested in lib/server/untrusted-senders.test.ts, so here it only must not interfere.
+        TOOLSCOPE_REFUSAL_BURST: "100000",
         NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
         // Forks go to the fake provider; the key reaches the server only through the variable its targets name.
         TOOLSCOPE_MODELS: JSON.stringify(FAKE_MODEL_TARGETS),
         E2E_FAKE_PROVIDER_KEY: FAKE_PROVIDER_KEY,
+      },
+    },
+    {
+      command: "node --import ./scripts/register.mjs scripts/start.ts",
+      url: `http://127.0.0.1:${exposedPort}/api/health`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(exposedPort),
+        HOST: "127.0.0.1",
+        DATABASE_URL: `file:${path.join(dataDir, "e2e-exposed.db")}`,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? "",
+        TOOLSCOPE_SKIP_BUILD: "1",
+        TOOLSCOPE_SECRET: EXPOSED_SECRET,
       },
     },
   ],

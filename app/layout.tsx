@@ -1,19 +1,29 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
+import { connection } from "next/server";
 import { MainNav } from "@/components/layout/main-nav.tsx";
 import { QueryProvider } from "@/components/providers/query-provider.tsx";
+import { ShortcutsDialog } from "@/components/layout/shortcuts-dialog.tsx";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "Toolscope", template: "%s · Toolscope" },
   description: "See what your agent's tools did",
+  // Static assets in public/ (favicon.ico for browsers that ask for it by name).
+  icons: { icon: [{ url: "/favicon.ico", sizes: "any" }, { url: "/icon.svg", type: "image/svg+xml" }], apple: "/apple-touch-icon.png" },
+  manifest: "/site.webmanifest",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry that response's CSP nonce (proxy.ts).
+  await connection();
   return (
     <html lang="en">
       <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
         <div className="app-shell">
           <header className="app-header">
             <Link href="/" className="brand">
@@ -22,9 +32,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <MainNav />
           </header>
-          <main className="page">
+          <main className="page" id="main" tabIndex={-1}>
             <QueryProvider>{children}</QueryProvider>
           </main>
+          <ShortcutsDialog />
         </div>
       </body>
     </html>

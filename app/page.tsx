@@ -1,12 +1,22 @@
 // Overview: which database this instance uses, what it holds, and what needs attention now (live).
+import { Suspense } from "react";
 import { OverviewLive } from "@/components/overview/overview-live.tsx";
 import { getHealth } from "@/lib/health/service.ts";
 import { getOverview } from "@/lib/overview/service.ts";
 import { requestOrigin } from "@/lib/overview/request-origin.ts";
+import { PageSkeleton } from "@/components/ui/page-skeleton.tsx";
 
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage() {
+export default function OverviewPage() {
+  return (
+    <Suspense fallback={<PageSkeleton title="Overview" figures={8} />}>
+      <Overview />
+    </Suspense>
+  );
+}
+
+async function Overview() {
   const [health, overview, origin] = await Promise.all([getHealth(), getOverview(), requestOrigin()]);
   const databaseInfo = (
     <p data-testid="database-info" className="database-info">

@@ -102,8 +102,14 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
   const panel = page.getByTestId("envelope-panel");
   await expect(panel.getByTestId("envelope-kind")).toHaveText("valid");
   await expect(panel.getByRole("meter", { name: "Confidence" })).toHaveAttribute("aria-valuenow", "0.31");
-  await expect(panel.getByTestId("confidence-warning")).toBeVisible();
-  await expect(panel.getByTestId("confidence-warning")).toContainText("Low confidence");
+  await expect(panel.getByTestId("confidence-band")).toHaveText("low");
+  // The verdict sits above everything else and says what to do once: the envelope's own nextAction, not an override.
+  const verdict = page.getByTestId("verdict-panel");
+  await expect(verdict.getByTestId("verdict-next-action")).toHaveText("ask the user");
+  await expect(verdict.getByTestId("verdict-confidence")).toHaveText("0.31 (low)");
+  await expect(page.getByText("Do not rely on it: ask the user for more information or hand over to a human.")).toHaveCount(1);
+  const verdictBox = await verdict.boundingBox();
+  expect(verdictBox?.y ?? Infinity).toBeLessThan(400);
   await expect(panel).toContainText("ask_user");
   await expect(panel).toContainText("trace-9");
   const link = panel.getByRole("link", { name: "Refund policy" });
@@ -117,6 +123,10 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
   await expect(page.getByTestId("envelope-kind")).toHaveText("invalid");
   await expect(page.getByTestId("envelope-problems")).toContainText("confidence: must be between 0 and 1");
   await expect(page.getByTestId("envelope-problems")).toContainText("data: missing");
+  // Invalid: the claimed 1.7 is shown but not banded, and the verdict says so (issue 13's "high — reliable" contradiction).
+  await expect(page.getByTestId("confidence-band")).toHaveText("not trusted");
+  await expect(page.getByTestId("verdict-panel")).toContainText("invalid envelope");
+  await expect(page.getByText("Reliable enough", { exact: false })).toHaveCount(0);
 });
 
 test("hostile text, diff file names and hunk headers are rendered inert", async ({ page, request, baseURL }) => {
@@ -181,10 +191,12 @@ test("invisible characters are revealed and secrets masked until revealed", asyn
   const raw = page.getByLabel("Raw result text");
   await expect(raw).toContainText("invoice⟨U+202E⟩txt.exe");
   await expect(raw).not.toContainText(secret);
-  await expect(raw).toContainText("[masked openai_key]");
+  await expect(raw).toContainText("sk-p…[masked openai_key #");
+  // The page holds the masked text only; "Reveal a value…" leads to the panel that asks the server for one value.
   await page.getByTestId("reveal-secrets").click();
-  await expect(page.getByTestId("reveal-secrets")).toHaveAttribute("aria-pressed", "true");
-  await expect(raw).toContainText(secret);
+  await page.getByTestId("secrets-panel").getByRole("button", { name: /Reveal/ }).click();
+  await expect(page.getByTestId("revealed-value")).toHaveText(secret);
+  await expect(raw).not.toContainText(secret);
 });
 
 test("a 5 MB result is shown in part, with the rest one click away and byte-exact", async ({ page, request }) => {
@@ -198,7 +210,7 @@ test("a 5 MB result is shown in part, with the rest one click away and byte-exac
   const raw = page.getByLabel("Raw result text");
   await expect(raw).toBeVisible();
   await expect(page.getByText(`of ${text.length.toLocaleString("en-US")} characters`)).toBeVisible();
-  await page.getByRole("button", { name: /Show all \(5\.0 MB\)/ }).click();
+  await page.getByRole("button", { name: /Show all \(5\.0 MiB\)/ }).click();
   await expect(async () => {
     expect(await raw.evaluate((element) => element.textContent?.length)).toBe(text.length);
   }).toPass({ timeout: 30_000 });

@@ -37,7 +37,7 @@ test("insights chart confidence bands, next actions, errors by tool and slow too
   await expect(page.getByRole("heading", { name: "Insights", level: 1 })).toBeVisible();
 
   const confidence = page.getByRole("region", { name: "Confidence distribution" });
-  await expect(confidence.getByRole("img", { name: /^Confidence distribution\./ })).toBeVisible();
+  await expect(confidence.getByRole("group", { name: /^Confidence distribution\./ })).toBeVisible();
   await confidence.getByText("Data table").click();
   const top = api.confidence.buckets[9];
   await expect(confidence.getByRole("row", { name: /^0\.9–1\.0/ })).toContainText(String(top.count));

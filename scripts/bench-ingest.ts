@@ -1,6 +1,7 @@
 // npm run bench:ingest — durable callbacks/s of Toolscope's production server against the bare limit
 // measured in the same run (scripts/bench/baseline-server.ts), under the same wrk load: every request a
-// tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable.
+// tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable, beside
+// its own baseline (scripts/bench/pg-baseline-server.ts: node:http + pg, one durable transaction each).
 // Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded, 80000),
 //          --no-postgres, --skip-build.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -143,23 +144,50 @@ const sqlite = await benchToolscope("toolscope on SQLite", resolveDatabaseTarget
 
 const rows: (Run & { durable?: number })[] = [baselineRun, sqlite];
 let postgres: (Run & { durable: number }) | null = null;
+let pgBaselineRun: Run | null = null;
 const pgServer = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-if (!args.includes("--no-postgres")) {
-  const name = `toolscope_bench_${process.pid}`;
+
+async function withDatabase<R>(name: string, run: (url: string) => Promise<R>): Promise<R> {
   const admin = new pg.Client({ connectionString: pgServer, connectionTimeoutMillis: 2000 });
+  await admin.connect();
   try {
-    await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
     const url = new URL(pgServer);
     url.pathname = `/${name}`;
-    postgres = await benchToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url.toString()), 3900 + Math.floor(Math.random() * 500));
-    rows.push(postgres);
-  } catch (error) {
-    console.log(`  PostgreSQL run skipped: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+    return await run(url.toString());
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
     await admin.end().catch(() => {});
   }
+}
+
+if (!args.includes("--no-postgres")) {
+  try {
+    pgBaselineRun = await withDatabase(`toolscope_bench_baseline_${process.pid}`, async (url) => {
+      const server = spawn(process.execPath, nodeScriptArgs("scripts/bench/pg-baseline-server.ts"), {
+        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      try {
+        return runWrk("baseline (node:http + pg)", Number(await waitReady(server, /ready (\d+)/, "PostgreSQL baseline")));
+      } finally {
+        await stop(server);
+      }
+    });
+    rows.push(pgBaselineRun);
+    postgres = await withDatabase(`toolscope_bench_${process.pid}`, (url) => benchToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url), 3900 + Math.floor(Math.random() * 500)));
+    rows.push(postgres);
+  } catch (error) {
+    console.log(`  PostgreSQL run skipped: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+  }
+}
+
+/** wrk prints latencies as 12.34ms / 1.20s / 850.00us. */
+function millis(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "ms" ? value : match[2] === "s" ? value * 1000 : value * 60_000;
 }
 
 console.log("");
@@ -168,12 +196,21 @@ console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
   console.log(`| ${row.label} | ${row.requestsPerSecond.toFixed(0)} | ${row.ok} | ${row.non2xx} | ${row.p50} | ${row.p99} | ${row.durable ?? "n/a"} |`);
 }
-const ratio = sqlite.requestsPerSecond / baselineRun.requestsPerSecond;
-console.log(`\nratio toolscope/SQLite ÷ baseline: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %)`);
-if (postgres) console.log(`ratio toolscope/PostgreSQL ÷ baseline: ${((postgres.requestsPerSecond / baselineRun.requestsPerSecond) * 100).toFixed(1)} %`);
+console.log("");
+const compare = (product: Run, base: Run, target: number) => {
+  const ratio = product.requestsPerSecond / base.requestsPerSecond;
+  const p99Ratio = millis(product.p99) / millis(base.p99);
+  console.log(
+    `${product.label}: ${product.requestsPerSecond.toFixed(0)}/s = ${(ratio * 100).toFixed(1)} % of its baseline's ${base.requestsPerSecond.toFixed(0)}/s (target ≥ ${target} %: ${ratio * 100 >= target ? "met" : "NOT met"}); ` +
+      `p99 ${product.p99} beside the baseline's ${base.p99} = ${p99Ratio.toFixed(1)}× (target ≤ 3×: ${p99Ratio <= 3 ? "met" : "NOT met"})`,
+  );
+};
+compare(sqlite, baselineRun, 80);
+if (postgres && pgBaselineRun) compare(postgres, pgBaselineRun, 60);
 for (const row of [sqlite, postgres]) {
   // Stored may exceed acknowledged: requests still in flight when wrk stops are committed, unanswered.
   if (row && row.durable < row.ok) console.log(`WARNING ${row.label}: ${row.ok} acknowledged but only ${row.durable} stored`);
   else if (row) console.log(`${row.label}: every 2xx is a stored result (${row.durable} stored ≥ ${row.ok} acknowledged)`);
 }
+console.log(`load while measuring (1-min load average): ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`);
 fs.rmSync(work, { recursive: true, force: true });

@@ -3,6 +3,9 @@
 // concurrent exporters to Toolscope's /v1/traces (lean server), beside a baseline measured in the same run
 // that decodes the same payloads and inserts every span durably with no mapping. SQLite always; PostgreSQL
 // when BENCH_PG_URL (default postgresql://postgres@127.0.0.1:5432/postgres) is reachable.
+// Both servers run side by side and the payloads go in BENCH_ROUNDS rounds that alternate between them (who
+// goes first alternating too), so on a shared machine both see the same load; each figure is its spans over
+// the sum of its own rounds' times.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +18,7 @@ import { nodeScriptArgs } from "../lib/testing/node-command.ts";
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 120);
 const TRACES_PER_REQUEST = Number(process.env.BENCH_TRACES ?? 57); // × 7 spans = 399 spans per request
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 function waitReady(child: ChildProcess, what: string): Promise<number> {
@@ -58,18 +62,49 @@ async function send(port: number, path_: string, work: { body: Uint8Array; spans
 }
 
 type Result = { label: string; spansPerSecond: number; stored: number; failures: number };
+type Server = { label: string; child: ChildProcess; port: number; count: () => Promise<number>; seconds: number; spans: number; failures: number };
 
-async function run(label: string, script: string, env: Record<string, string>, path_: string, work: { body: Uint8Array; spans: number }[], count: () => Promise<number>): Promise<Result> {
+async function start(label: string, script: string, env: Record<string, string>, count: () => Promise<number>): Promise<Server> {
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of each server (node --cpu-prof) there.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, ...nodeScriptArgs(script)], { env: { ...process.env, PORT: "0", NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   try {
-    const port = await waitReady(child, label);
-    const sent = await send(port, path_, work);
-    const stored = await count();
-    return { label, spansPerSecond: sent.spans / sent.seconds, stored, failures: sent.failures };
-  } finally {
+    return { label, child, port: await waitReady(child, label), count, seconds: 0, spans: 0, failures: 0 };
+  } catch (error) {
     await stop(child);
+    throw error;
+  }
+}
+
+/** Starts a baseline and a Toolscope server (stopping the first if the second cannot start). */
+async function startBoth(first: () => Promise<Server>, second: () => Promise<Server>): Promise<[Server, Server]> {
+  const a = await first();
+  try {
+    return [a, await second()];
+  } catch (error) {
+    await stop(a.child);
+    throw error;
+  }
+}
+
+/** Sends the payloads to both servers in alternating rounds; returns each one's figure. */
+async function compare(servers: [Server, Server], work: { body: Uint8Array; spans: number }[]): Promise<Result[]> {
+  try {
+    const size = Math.ceil(work.length / ROUNDS);
+    for (let round = 0; round * size < work.length; round += 1) {
+      const slice = work.slice(round * size, (round + 1) * size);
+      for (const server of round % 2 === 0 ? servers : [servers[1], servers[0]]) {
+        const sent = await send(server.port, "/v1/traces", slice);
+        server.seconds += sent.seconds;
+        server.spans += sent.spans;
+        server.failures += sent.failures;
+      }
+    }
+    const results: Result[] = [];
+    for (const server of servers) results.push({ label: server.label, spansPerSecond: server.spans / server.seconds, stored: await server.count(), failures: server.failures });
+    return results;
+  } finally {
+    for (const server of servers) await stop(server.child);
   }
 }
 
@@ -108,7 +143,7 @@ async function pgCount(url: string, sql: string): Promise<number> {
 
 function report(backend: string, baseline: Result, toolscope: Result, expected: number): void {
   const ratio = (toolscope.spansPerSecond / baseline.spansPerSecond) * 100;
-  console.log(`\n${backend}: ${REQUESTS} requests × ${expected / REQUESTS} spans, ${SENDERS} concurrent senders`);
+  console.log(`\n${backend}: ${REQUESTS} requests × ${expected / REQUESTS} spans, ${SENDERS} concurrent senders, ${ROUNDS} alternating rounds`);
   console.log(`| server | spans/s stored | spans stored | failed requests |`);
   console.log(`|---|---:|---:|---:|`);
   console.log(`| ${baseline.label} | ${baseline.spansPerSecond.toFixed(0)} | ${baseline.stored} | ${baseline.failures} |`);
@@ -125,31 +160,37 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-otlp-"));
 try {
   const baseFile = path.join(dir, "baseline.db");
   const tsFile = path.join(dir, "toolscope.db");
-  const baseline = await run("baseline: node:http + better-sqlite3, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: `file:${baseFile}` }, "/v1/traces", work, async () => {
-    const db = new Database(baseFile, { readonly: true });
-    const n = Number(db.prepare("SELECT count(*) AS n FROM span").pluck().get());
-    db.close();
-    return n;
-  });
-  const toolscope = await run("Toolscope on SQLite (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: `file:${tsFile}` }, "/v1/traces", work, async () => {
-    const db = new Database(tsFile, { readonly: true });
-    const n = Number(db.prepare('SELECT count(*) AS n FROM "OtelSpan"').pluck().get());
-    const calls = Number(db.prepare('SELECT count(*) AS n FROM "ToolCall"').pluck().get());
-    console.log(`Toolscope on SQLite mapped ${calls} calls`);
-    db.close();
-    return n;
-  });
-  report("SQLite", baseline, toolscope, expected);
+  const sqliteServers = await startBoth(
+    () => start("baseline: node:http + better-sqlite3, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: `file:${baseFile}` }, async () => {
+      const db = new Database(baseFile, { readonly: true });
+      const n = Number(db.prepare("SELECT count(*) AS n FROM span").pluck().get());
+      db.close();
+      return n;
+    }),
+    () => start("Toolscope on SQLite (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: `file:${tsFile}` }, async () => {
+      const db = new Database(tsFile, { readonly: true });
+      const n = Number(db.prepare('SELECT count(*) AS n FROM "OtelSpan"').pluck().get());
+      const calls = Number(db.prepare('SELECT count(*) AS n FROM "ToolCall"').pluck().get());
+      console.log(`Toolscope on SQLite mapped ${calls} calls`);
+      db.close();
+      return n;
+    }),
+  );
+  const [baseline, toolscope] = await compare(sqliteServers, work);
+  if (baseline && toolscope) report("SQLite", baseline, toolscope, expected);
 
   await withPostgres(async (url, [baseName, tsName]) => {
     const baseUrl = url(baseName ?? "");
     const tsUrl = url(tsName ?? "");
-    const pgBaseline = await run("baseline: node:http + pg, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: baseUrl }, "/v1/traces", work, () => pgCount(baseUrl, "SELECT count(*) AS n FROM span"));
-    const pgToolscope = await run("Toolscope on PostgreSQL (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: tsUrl }, "/v1/traces", work, async () => {
-      console.log(`Toolscope on PostgreSQL mapped ${await pgCount(tsUrl, 'SELECT count(*) AS n FROM "ToolCall"')} calls`);
-      return pgCount(tsUrl, 'SELECT count(*) AS n FROM "OtelSpan"');
-    });
-    report("PostgreSQL", pgBaseline, pgToolscope, expected);
+    const pgServers = await startBoth(
+      () => start("baseline: node:http + pg, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: baseUrl }, () => pgCount(baseUrl, "SELECT count(*) AS n FROM span")),
+      () => start("Toolscope on PostgreSQL (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: tsUrl }, async () => {
+        console.log(`Toolscope on PostgreSQL mapped ${await pgCount(tsUrl, 'SELECT count(*) AS n FROM "ToolCall"')} calls`);
+        return pgCount(tsUrl, 'SELECT count(*) AS n FROM "OtelSpan"');
+      }),
+    );
+    const [pgBaseline, pgToolscope] = await compare(pgServers, work);
+    if (pgBaseline && pgToolscope) report("PostgreSQL", pgBaseline, pgToolscope, expected);
   });
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

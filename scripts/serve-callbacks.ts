@@ -1,11 +1,13 @@
 // A Toolscope server with only the callback path (no Next build needed): used by the durability test
 // and the ingestion benchmark's no-framework comparison. Prints "ready <port>" when listening.
 import { getDatabase } from "../lib/db/client.ts";
+import { foldAuditJournal } from "../lib/ingest/audit-journal.ts";
 import { createToolscopeHttpServer, listen } from "../lib/server/toolscope-server.ts";
 import { prepareDatabase } from "./prepare-db.ts";
 
 await prepareDatabase();
-await getDatabase();
+// Audit rows journaled while the database was locked or down (by this or an earlier process) go in now.
+await foldAuditJournal(await getDatabase()).catch((error: unknown) => console.error("[toolscope] audit journal not folded yet", error));
 const server = createToolscopeHttpServer((_req, res) => {
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "not_found", message: "callback-only server" } }));

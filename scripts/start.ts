@@ -1,9 +1,12 @@
-// npm start: migrate the database, build the app when the build is missing or older than the sources,
-// then serve it (PORT, default 3000) with Toolscope's server (lib/server/toolscope-server.ts).
+// npm start: check the access settings, migrate the database, build the app when the build is missing or older
+// than the sources, then serve it (PORT, default 3000) with Toolscope's server (lib/server/toolscope-server.ts).
+// Without TOOLSCOPE_SECRET it listens on loopback only (127.0.0.1 and ::1) and refuses any other HOST.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { AccessConfigError, accessSettings, refuseToBind } from "../lib/access/settings.ts";
+import { setupIsOpen, setupToken } from "../lib/access/users.ts";
 import { startToolscopeServer } from "../lib/server/toolscope-server.ts";
 import { prepareDatabase } from "./prepare-db.ts";
 
@@ -25,9 +28,27 @@ function buildIsCurrent(): boolean {
   if (!fs.existsSync(buildId)) return false;
   const built = fs.statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "public"].filter((d) => fs.existsSync(path.join(root, d)));
-  const configs = ["next.config.ts", "package.json", "tsconfig.json"].filter((f) => fs.existsSync(path.join(root, f)));
+  const configs = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"].filter((f) => fs.existsSync(path.join(root, f)));
   const newest = Math.max(...sources.map((d) => newestSourceMtime(path.join(root, d))), ...configs.map((f) => fs.statSync(path.join(root, f)).mtimeMs));
   return newest <= built;
+}
+
+const requestedHost = process.env.HOST?.trim() || null;
+const hosts = requestedHost === null ? ["127.0.0.1", "::1"] : [requestedHost];
+try {
+  const settings = accessSettings();
+  const refusal = refuseToBind(hosts[0] ?? "", settings);
+  if (refusal !== null) {
+    console.error(`[toolscope] ${refusal}`);
+    process.exit(1);
+  }
+  if (settings.mode === "exposed" && settings.allowedHosts.length === 0 && requestedHost !== null && requestedHost !== "127.0.0.1") {
+    console.warn("[toolscope] no TOOLSCOPE_PUBLIC_URL or TOOLSCOPE_ALLOWED_HOSTS: only loopback names and IP addresses are accepted as Host");
+  }
+} catch (error) {
+  if (!(error instanceof AccessConfigError)) throw error;
+  console.error(`[toolscope] ${error.message}`);
+  process.exit(1);
 }
 
 await prepareDatabase();
@@ -37,5 +58,18 @@ if (process.env.TOOLSCOPE_SKIP_BUILD !== "1" && !buildIsCurrent()) {
   execFileSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: process.env });
 }
 const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "0.0.0.0";
-await startToolscopeServer({ port, host, dir: root });
+const settings = accessSettings();
+const setupOpen = await setupIsOpen();
+await startToolscopeServer({
+  port,
+  hosts,
+  dir: root,
+  onReady(url) {
+    if (settings.mode === "local") {
+      console.log("[toolscope] local mode: loopback only, no sign-in (README \"Security\" to expose it)");
+    } else if (setupOpen) {
+      const base = settings.publicUrl?.origin ?? url;
+      console.log(`[toolscope] no user yet: create the first admin at ${base}/setup?token=${setupToken(settings)} or with \`npm run toolscope -- users create --email … --password …\``);
+    }
+  },
+});

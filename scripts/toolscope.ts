@@ -1,4 +1,5 @@
-// npm run toolscope -- <command>: import transcripts, export threads, and re-deliver a thread's recorded callbacks.
+// npm run toolscope -- <command>: import transcripts, export threads, re-deliver a thread's recorded callbacks,
+// and manage access (users, API keys) in the database DATABASE_URL names.
 // Exit codes: 0 done, 1 the operation failed (rejected input, HTTP error, unreachable server), 2 usage error.
 import fs from "node:fs";
 import path from "node:path";
@@ -7,12 +8,15 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { parseArgs } from "node:util";
 import { openDatabase, type Database } from "../lib/db/client.ts";
 import { redactDatabaseUrl, resolveDatabaseTarget } from "../lib/db/database-url.ts";
-import { applyMigrations } from "../lib/db/migrate.ts";
+import { applyMigrations, MigrationBlocked } from "../lib/db/migrate.ts";
 import { AppError } from "../lib/http/app-error.ts";
+import { accessCommand } from "./toolscope-access.ts";
 import { signatureHeaders } from "../lib/ingest/webhook-signature.ts";
 import { parseExport, readExportText } from "../lib/traces/read-export.ts";
 import { IMPORT_FORMATS, type ImportFormat, type ImportResult } from "../lib/traces/schemas.ts";
 import { importTranscript, openThreadExport, type ImportProgress } from "../lib/traces/service.ts";
+import { Progress, readFileWithProgress } from "./cli-progress.ts";
+import { pruneCommand } from "./toolscope-prune.ts";
 
 const USAGE = `Usage: npm run toolscope -- <command> [options]
 
@@ -31,70 +35,31 @@ Commands:
       order (duplicates and rejected ones included), and print what each answered. --secret signs them
       (Standard Webhooks); --realtime keeps the original spacing between them.
 
+  users create --email E --password P [--name N]
+      Add a dashboard user (exposed mode: TOOLSCOPE_SECRET set). The first one is the first admin.
+  users list
+
+  keys create --name N --scope ingest|read|admin
+      Create an API key; the key is printed once, alone on the last line of stdout.
+  keys list
+  keys revoke <id>
+
+  prune [--dry-run] [--days N] [--max-bytes B] [--vacuum] [--json]
+      Apply retention now: remove threads inactive for N days (default TOOLSCOPE_RETENTION_DAYS) and/or the
+      oldest threads past B bytes of data (TOOLSCOPE_RETENTION_MAX_BYTES), with their results, events, audit
+      rows and spans, plus refused deliveries of no thread; then give the space back. --dry-run only lists
+      what would go. --vacuum first switches an older SQLite file to incremental auto-vacuum (one VACUUM).
+
 Exit codes: 0 done · 1 failed (rejected, HTTP error, unreachable) · 2 usage error.`;
 
 class UsageError extends Error {}
-
-// ---------------------------------------------------------------- progress on stderr
-
-/** A one-line progress bar on a terminal; on a pipe, one line per phase (no carriage-return noise in logs). */
-class Progress {
-  private phase = "";
-  private lastDraw = 0;
-  private readonly tty = process.stderr.isTTY === true;
-
-  update(phase: string, done: number, total: number, unit: "bytes" | "lines" | "rows"): void {
-    const now = Date.now();
-    const finished = done >= total;
-    if (phase === this.phase && !finished && now - this.lastDraw < 100) return;
-    this.lastDraw = now;
-    const ratio = total > 0 ? Math.min(1, done / total) : 1;
-    const label = `${phase.padEnd(8)} ${formatAmount(done, unit)} / ${formatAmount(total, unit)}`;
-    if (this.tty) {
-      const width = 28;
-      const filled = Math.round(ratio * width);
-      process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${label}\u001b[K`);
-      if (finished) process.stderr.write("\n");
-    } else if (phase !== this.phase || finished) {
-      process.stderr.write(`${label}${finished ? " done" : " …"}\n`);
-    }
-    this.phase = finished ? "" : phase;
-  }
-}
-
-function formatAmount(value: number, unit: "bytes" | "lines" | "rows"): string {
-  if (unit !== "bytes") return `${value.toLocaleString("en-US")} ${unit}`;
-  if (value < 1024 * 1024) return `${(value / 1024).toFixed(1)} KiB`;
-  return `${(value / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-// ---------------------------------------------------------------- helpers
-
-async function readFileWithProgress(file: string, progress: Progress): Promise<string> {
-  const size = fs.statSync(file).size;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const parts: string[] = [];
-  let read = 0;
-  progress.update("read", 0, size, "bytes");
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-    const bytes = chunk instanceof Buffer ? chunk : Buffer.from(String(chunk));
-    read += bytes.length;
-    try {
-      parts.push(decoder.decode(bytes, { stream: true }));
-    } catch {
-      throw new AppError("invalid", `${file} is not valid UTF-8 (near byte ${read})`);
-    }
-    progress.update("read", read, size, "bytes");
-  }
-  parts.push(decoder.decode());
-  return parts.join("");
-}
 
 function contentTypeOf(file: string): string {
   const lower = file.toLowerCase();
   if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "application/x-ndjson";
   if (lower.endsWith(".json")) return "application/json";
-  return "text/plain";
+  // Any other text: the format is detected from the content; text/plain is refused (any web page can send it).
+  return "application/x-ndjson";
 }
 
 function baseUrl(value: string, option: string): URL {
@@ -120,7 +85,8 @@ async function openLocalDatabase(): Promise<Database> {
   const target = resolveDatabaseTarget();
   const report = await applyMigrations(target);
   if (report.applied.length > 0) process.stderr.write(`migrated ${redactDatabaseUrl(target)}: ${report.applied.join(", ")}\n`);
-  return openDatabase(target);
+  // A command may wait its turn behind a running server's writes (asynchronously, up to a minute).
+  return openDatabase(target, { lockWaitMs: 60_000 });
 }
 
 function printImport(result: ImportResult, json: boolean): void {
@@ -138,7 +104,7 @@ function printImport(result: ImportResult, json: boolean): void {
 
 // ---------------------------------------------------------------- commands
 
-type Options = { format?: string; "group-id"?: string; name?: string; to?: string; from?: string; out?: string; secret?: string; realtime?: boolean; json?: boolean };
+type Options = { email?: string; password?: string; scope?: string; format?: string; "group-id"?: string; name?: string; to?: string; from?: string; out?: string; secret?: string; realtime?: boolean; json?: boolean };
 
 async function importCommand(positionals: string[], options: Options): Promise<number> {
   const [file] = positionals;
@@ -187,6 +153,8 @@ async function importCommand(positionals: string[], options: Options): Promise<n
       format,
       groupId: options["group-id"],
       name,
+      // The CLI runs on this machine, with direct access to the database file or URL.
+      principal: { kind: "local", label: "local (cli)" },
       database,
       onProgress: (update: ImportProgress) => progress.update(update.phase, update.done, update.total, update.phase === "parse" ? "lines" : "rows"),
     });
@@ -301,6 +269,13 @@ async function main(argv: string[]): Promise<number> {
         out: { type: "string" },
         secret: { type: "string" },
         realtime: { type: "boolean" },
+        email: { type: "string" },
+        password: { type: "string" },
+        scope: { type: "string" },
+        "dry-run": { type: "boolean" },
+        days: { type: "string" },
+        "max-bytes": { type: "string" },
+        vacuum: { type: "boolean" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -320,6 +295,16 @@ async function main(argv: string[]): Promise<number> {
       return exportCommand(rest, parsed.values);
     case "redeliver":
       return redeliverCommand(rest, parsed.values);
+    case "users":
+    case "keys":
+      try {
+        return await accessCommand(command, rest, parsed.values, openLocalDatabase);
+      } catch (error) {
+        if (error instanceof Error && error.name === "AccessUsageError") throw new UsageError(error.message);
+        throw error;
+      }
+    case "prune":
+      return pruneCommand(await openLocalDatabase(), parsed.values);
     case undefined:
       throw new UsageError("no command given");
     default:
@@ -335,6 +320,9 @@ try {
     process.exitCode = 2;
   } else if (error instanceof AppError) {
     process.stderr.write(`\ntoolscope: ${error.code}: ${error.message}\n`);
+    process.exitCode = 1;
+  } else if (error instanceof MigrationBlocked) {
+    process.stderr.write(`\ntoolscope: ${error.message}\n`);
     process.exitCode = 1;
   } else {
     process.stderr.write(`\ntoolscope: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,8 +1,10 @@
 // /compare?a=<group>&b=<group> – two threads side by side: calls aligned step by step, argument and result diffs.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { ComparePicker } from "@/components/compare/compare-picker.tsx";
 import { CompareRows } from "@/components/compare/compare-rows.tsx";
+import { SecretsPanel } from "@/components/secrets/secrets-panel.tsx";
 import { replayHref } from "@/components/replay/trace-hrefs.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
 import { AppError } from "@/lib/http/app-error.ts";
@@ -36,7 +38,33 @@ function SideSummary({ side, label }: { side: CompareSide; label: "A" | "B" }) {
   );
 }
 
-export default async function ComparePage({ searchParams }: { searchParams: SearchParams }) {
+export default function ComparePage({ searchParams }: { searchParams: SearchParams }) {
+  return (
+    <>
+      <div className="page-header">
+        <div className="page-title">
+          <h1>Compare threads</h1>
+          <p className="page-description small muted">
+            A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON pretty-printed). Up to{" "}
+            {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
+          </p>
+        </div>
+      </div>
+      <Suspense
+        fallback={
+          <div className="card page-skeleton" aria-busy="true" aria-label="Loading the comparison">
+            <div className="skeleton-line" />
+            <div className="skeleton-line" />
+          </div>
+        }
+      >
+        <CompareBody searchParams={searchParams} />
+      </Suspense>
+    </>
+  );
+}
+
+async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
   const query = await searchParams;
   const a = single(query.a);
   const b = single(query.b);
@@ -53,15 +81,6 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   }
   return (
     <>
-      <div className="page-header">
-        <div className="page-title">
-          <h1>Compare threads</h1>
-          <p className="page-description small muted">
-            A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON pretty-printed). Up to{" "}
-            {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
-          </p>
-        </div>
-      </div>
       <ComparePicker a={a} b={b} threads={threads} />
       {problem !== null ? (
         <p className="card import-error" role="alert" data-testid="compare-error">
@@ -91,6 +110,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
             </p>
           </div>
           {comparison.rows.length === 0 ? <p className="card muted">Neither thread has calls.</p> : <CompareRows rows={comparison.rows} firstDivergence={comparison.firstDivergence} forkPoint={comparison.forkPoint} />}
+          <SecretsPanel
+            secrets={comparison.secrets}
+            scopes={[
+              { kind: "thread", id: comparison.a.groupId },
+              { kind: "thread", id: comparison.b.groupId },
+            ]}
+          />
         </section>
       ) : null}
     </>

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { UploadControl } from "@/components/import/upload-control.tsx";
 import { ThreadFilters } from "@/components/thread/thread-filters.tsx";
-import { ThreadsTable } from "@/components/thread/threads-table.tsx";
+import { ThreadsLive } from "@/components/thread/threads-live.tsx";
 import { EmptyState, FirstTraceHelp } from "@/components/ui/empty-state.tsx";
 import { AppError } from "@/lib/http/app-error.ts";
 import { parseQuery } from "@/lib/http/query.ts";
@@ -71,7 +71,7 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
           </EmptyState>
         )
       ) : (
-        <ThreadsTable threads={page.threads} />
+        <ThreadsLive initial={page} filters={filters} page={query.after ? `after:${query.after}` : query.before ? `before:${query.before}` : "live"} />
       )}
       {page.prevCursor || page.nextCursor ? (
         <nav className="pager" aria-label="Pages">

@@ -71,18 +71,22 @@ function ForkPoint({ forkPoint }: { forkPoint: NonNullable<ThreadComparison["for
   const fork = forkPoint.side.toUpperCase();
   const original = forkPoint.side === "a" ? "B" : "A";
   return (
-    <li className="compare-fork-point" data-testid="compare-fork-point">
+    <div className="compare-fork-point" data-testid="compare-fork-point">
       <span>
         Fork point{forkPoint.atStep !== null ? ` (step ${forkPoint.atStep})` : ""}: above, {fork} is {original}&apos;s history copied with its edits; below, {fork}&apos;s own model
       </span>
-    </li>
+    </div>
   );
 }
 
 export function CompareRows({ rows, firstDivergence = null, forkPoint = null }: Props) {
   return (
     <ol className="compare-rows">
-      {forkPoint !== null && forkPoint.lastHistoryRow === -1 ? <ForkPoint forkPoint={forkPoint} /> : null}
+      {forkPoint !== null && forkPoint.lastHistoryRow === -1 ? (
+        <li className="compare-row-item">
+          <ForkPoint forkPoint={forkPoint} />
+        </li>
+      ) : null}
       {rows.map((row) => {
         const verdict = VERDICTS[row.verdict];
         const first = row.index === firstDivergence;

@@ -39,13 +39,43 @@ function ThreadCell({ row }: { row: DeliveryRow }) {
   );
 }
 
+/** An imported row's provenance: who imported it and when, then what the file claimed, labelled as such. */
+function ImportedLine({ imported }: { imported: NonNullable<DeliveryRow["imported"]> }) {
+  const { reported } = imported;
+  return (
+    <span data-testid="imported-provenance">
+      imported <span className="mono">{imported.at}</span> by <span className="mono">{imported.by}</span> · reported by the import (not observed): received{" "}
+      <span className="mono">{reported.receivedAt}</span>
+      {reported.remoteAddress ? (
+        <>
+          {" "}
+          from <span className="mono">{reported.remoteAddress}</span>
+        </>
+      ) : null}
+      {reported.webhookId ? (
+        <>
+          {" "}
+          · webhook-id <span className="mono">{reported.webhookId}</span>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: { row: DeliveryRow; expanded: boolean; onToggle: () => void; gone: boolean; arrived: boolean; serverNow: string }) {
   const detailId = `delivery-${row.id}-body`;
   return (
     <Fragment>
       <tr data-testid="delivery-row" data-outcome={row.outcome} className={[arrived ? "row-arrived" : "", gone ? "row-gone" : "", expanded ? "row-open" : ""].filter(Boolean).join(" ") || undefined}>
         <td className="nowrap">
-          <TimeAgo iso={row.receivedAt} serverNow={serverNow} />
+          <TimeAgo iso={row.loggedAt} serverNow={serverNow} />
+          {row.imported ? (
+            <div>
+              <span className="badge badge-warn" title={`Written by an import (${row.imported.by}); the time is what the file reported`} data-testid="imported-badge">
+                imported
+              </span>
+            </div>
+          ) : null}
         </td>
         <td>
           <HttpStatus status={row.httpStatus} />
@@ -77,7 +107,8 @@ function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: 
         <tr className="row-detail" id={detailId}>
           <td colSpan={COLUMNS}>
             <div className="small muted delivery-ids">
-              Delivery #{row.id} · received <span className="mono">{row.receivedAt}</span>
+              Delivery #{row.id} ·{" "}
+              {row.imported ? <ImportedLine imported={row.imported} /> : <>received <span className="mono">{row.receivedAt}</span></>}
               {row.remoteAddress ? (
                 <>
                   {" "}
@@ -109,6 +140,39 @@ function apiPath(filters: DeliveryPage["filters"]): string {
   return deliveriesHref(filters).replace("/deliveries", "/api/deliveries");
 }
 
+type LiveRows = ReturnType<typeof useLiveList<DeliveryRow>>["rows"];
+
+function DeliveriesTable(props: { rows: LiveRows; atTop: boolean; expanded: ReadonlySet<number>; onToggle: (id: number) => void; serverNow: string }) {
+  const { rows, atTop, expanded, onToggle, serverNow } = props;
+  return (
+    <div className="card table-card table-wrap">
+      <table className="table" data-testid="deliveries-table" data-live-state={atTop ? "following" : "holding"}>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">HTTP</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Thread / call</th>
+            <th scope="col" className="num">
+              Size
+            </th>
+            <th scope="col">sha256</th>
+            <th scope="col">
+              <span className="sr-only">Raw body</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ key, item, gone, arrived }) => (
+            <DeliveryRowView key={key} row={item} gone={gone} arrived={arrived} expanded={expanded.has(item.id)} onToggle={() => onToggle(item.id)} serverNow={serverNow} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function DeliveriesLive({ initial, origin }: { initial: DeliveryPage; origin: string }) {
   const firstPage = initial.cursor === null;
   const { data, updatedAt, failing } = useLiveQuery({
@@ -131,7 +195,7 @@ export function DeliveriesLive({ initial, origin }: { initial: DeliveryPage; ori
   const last = rows[rows.length - 1];
   const hasOlder = page.nextCursor !== null || rows.length > page.items.length;
   const olderHref = last && hasOlder ? deliveriesHref({ ...initial.filters, cursor: encodeDeliveryCursor(last.item) }) : null;
-  const filtered = initial.filters.outcome !== undefined || initial.filters.group !== undefined;
+  const filtered = initial.filters.outcome !== undefined || initial.filters.group !== undefined || initial.filters.origin !== undefined;
 
   return (
     <section aria-labelledby="deliveries-list">
@@ -162,31 +226,7 @@ export function DeliveriesLive({ initial, origin }: { initial: DeliveryPage; ori
           </EmptyState>
         )
       ) : (
-        <div className="card table-card table-wrap">
-          <table className="table" data-testid="deliveries-table" data-live-state={atTop ? "following" : "holding"}>
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">HTTP</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Thread / call</th>
-                <th scope="col" className="num">
-                  Size
-                </th>
-                <th scope="col">sha256</th>
-                <th scope="col">
-                  <span className="sr-only">Raw body</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ key, item, gone, arrived }) => (
-                <DeliveryRowView key={key} row={item} gone={gone} arrived={arrived} expanded={expanded.has(item.id)} onToggle={() => toggle(item.id)} serverNow={page.generatedAt} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DeliveriesTable rows={rows} atTop={atTop} expanded={expanded} onToggle={toggle} serverNow={page.generatedAt} />
       )}
       <nav className="pager" aria-label="Pages">
         {!firstPage ? (

@@ -1,19 +1,19 @@
 "use client";
 // One delivery's raw body, loaded when opened: the stored bytes decoded as UTF-8 and shown as text only.
 // Invisible and bidi characters are made visible (⟨U+202E⟩) so the text cannot disguise itself, and
-// credential-looking strings are masked until the reader asks to see them.
+// credential-looking strings arrive masked, each revealed on its own request.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import type { DeliveryBody } from "@/lib/deliveries/schemas.ts";
-import { maskSecrets, revealInvisible, scanFlags } from "@/lib/results/flags.ts";
-import { dashboardQueryKeys } from "../providers/query-keys.ts";
+import { revealInvisible, scanFlags } from "@/lib/results/flags.ts";
+import { SecretsPanel } from "../secrets/secrets-panel.tsx";
+import { queryKeys } from "../providers/query-keys.ts";
 import { fetchJson } from "../ui/fetch-json.ts";
 import { formatBytes, plural } from "../ui/format.ts";
 
 function BodyText({ body }: { body: DeliveryBody }) {
-  const [revealed, setRevealed] = useState(false);
+  // The text arrives masked (lib/deliveries getDeliveryBody); values are revealed one by one below.
   const flags = scanFlags(body.text);
-  const shown = revealInvisible(revealed ? body.text : maskSecrets(body.text, flags.secrets));
+  const shown = revealInvisible(body.text);
   const notes: string[] = [];
   if (body.truncatedAtReceipt) notes.push(`Truncated: the body (${formatBytes(body.bodyBytes)}) was over the size limit; only the first ${formatBytes(body.storedBytes)} were kept.`);
   if (body.shownBytes < body.storedBytes) notes.push(`Showing the first ${formatBytes(body.shownBytes)} of ${formatBytes(body.storedBytes)}; download the raw bytes for the rest.`);
@@ -35,11 +35,6 @@ function BodyText({ body }: { body: DeliveryBody }) {
         <a href={`/api/deliveries/${body.id}/raw`} download className="button">
           Download raw bytes
         </a>
-        {flags.secretCount > 0 ? (
-          <button type="button" className="button" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
-            {revealed ? "Mask" : "Reveal"} {plural(flags.secretCount, "credential-looking string")}
-          </button>
-        ) : null}
       </div>
       {notes.length > 0 ? (
         <ul className="delivery-body-notes small">
@@ -52,13 +47,14 @@ function BodyText({ body }: { body: DeliveryBody }) {
         {shown}
         {body.truncatedAtReceipt ? <span className="raw-cut">{"\n"}⟨truncated at receipt⟩</span> : null}
       </pre>
+      <SecretsPanel secrets={body.secrets} scopes={[{ kind: "delivery", id: String(body.id) }]} />
     </div>
   );
 }
 
 export function DeliveryBodyView({ id }: { id: number }) {
   const query = useQuery({
-    queryKey: dashboardQueryKeys.deliveryBody(id),
+    queryKey: queryKeys.deliveryBody(id),
     queryFn: ({ signal }) => fetchJson<DeliveryBody>(`/api/deliveries/${id}/body`, signal),
     // A delivery's stored bytes never change.
     staleTime: Infinity,

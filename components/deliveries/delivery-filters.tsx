@@ -6,7 +6,7 @@ import { formatCount } from "../ui/format.ts";
 
 export function DeliveryFilters({ filters, outcomeCounts, ignored }: { filters: DeliveryPage["filters"]; outcomeCounts: DeliveryPage["outcomeCounts"]; ignored: string[] }) {
   const total = Object.values(outcomeCounts).reduce<number>((sum, n) => sum + (n ?? 0), 0);
-  const filtered = filters.outcome !== undefined || filters.group !== undefined;
+  const filtered = filters.outcome !== undefined || filters.group !== undefined || filters.origin !== undefined;
   return (
     <form method="get" action="/deliveries" className="filters card" role="search" aria-label="Filter deliveries">
       <label className="field">
@@ -23,6 +23,14 @@ export function DeliveryFilters({ filters, outcomeCounts, ignored }: { filters: 
       <label className="field field-grow">
         <span className="field-label">Thread (group_id)</span>
         <input name="group" type="search" defaultValue={filters.group ?? ""} className="input mono" placeholder="exact group id" maxLength={512} autoComplete="off" spellCheck={false} />
+      </label>
+      <label className="field">
+        <span className="field-label">Source</span>
+        <select name="origin" defaultValue={filters.origin ?? ""} className="input">
+          <option value="">Received and imported</option>
+          <option value="received">Received by this server</option>
+          <option value="imported">Imported</option>
+        </select>
       </label>
       <div className="field-actions">
         <button type="submit" className="button button-primary">

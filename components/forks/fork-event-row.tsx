@@ -2,7 +2,7 @@
 // One event of the fork form's history list, with the edits it allows: a call's arguments, a result's text and
 // display segments, dropping it, inserting a message after it. Untrusted text is shown masked, edited as is.
 import { useState } from "react";
-import { eventKindLabel, eventSummary } from "@/components/replay/event-summary.ts";
+import { eventKindLabel, eventSummary } from "@/lib/replay/event-summary.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CanonicalEvent } from "@/lib/formats/canonical.ts";
 import { EnvelopeFields } from "./envelope-fields.tsx";

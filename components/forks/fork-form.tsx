@@ -46,6 +46,74 @@ function applyChange(draft: ForkDraft, change: DraftChange): ForkDraft {
   }
 }
 
+/** Why the fork cannot start (no targets, a problem in the edits) or why starting it failed. */
+function ForkNotices({ targets, targetsProblem, blocked, failure }: { targets: Props["targets"]; targetsProblem: string | null; blocked: string | null; failure: string | null }) {
+  return (
+    <>
+    {targetsProblem !== null ? <p role="alert" className="replay-notice replay-notice-bad">{targetsProblem}</p> : null}
+    {targets.length === 0 && targetsProblem === null ? (
+      <p className="replay-notice replay-notice-bad" role="alert">
+        No model targets are configured. Set TOOLSCOPE_MODELS on the server (see <Link href="/settings/models">Model targets</Link>).
+      </p>
+    ) : null}
+    {blocked !== null && targets.length > 0 ? (
+      <p className="replay-notice replay-notice-bad" data-testid="fork-blocked">
+        {blocked}
+      </p>
+    ) : null}
+    {failure !== null ? (
+      <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-failure">
+        {failure}
+      </p>
+    ) : null}
+    </>
+  );
+}
+
+type HistoryProps = {
+  events: Props["events"];
+  step: number;
+  first: number;
+  draft: ForkDraft;
+  setDraft: (draft: ForkDraft) => void;
+  focusCall: Props["focusCall"];
+  onShowAll: () => void;
+};
+
+/** Events 1..step as the model will see them, each editable, with messages insertable between them. */
+function ForkHistory({ events, step, first, draft, setDraft, focusCall, onShowAll }: HistoryProps) {
+  return (
+    <section className="card" aria-label="History the model will see">
+      <h2>History the model will see</h2>
+      <p className="small muted">Events 1 to {step} of the original. Edit a result or a call&apos;s arguments, drop events, insert messages; the rest is sent as recorded.</p>
+      <ol className="fork-events">
+        {first > 0 ? (
+          <li className="replay-gap small muted">
+            … {first.toLocaleString("en-US")} earlier events{" "}
+            <button type="button" className="button button-small" onClick={onShowAll}>
+              Show them
+            </button>
+          </li>
+        ) : null}
+        {first === 0 ? <InsertedMessages after={-1} messages={draft.inserts.get(-1) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} /> : null}
+        {events.slice(first, step).map((event, offset) => {
+          const index = first + offset;
+          const callId = event.kind === "tool_result" || event.kind === "tool_call" ? event.callId : null;
+          return [
+            <ForkEventRow key={`e${index}`} event={event} index={index} draft={draft} focus={callId !== null && callId === focusCall && event.kind === "tool_result"} onChange={(change) => setDraft(applyChange(draft, change))} />,
+            <InsertedMessages key={`i${index}`} after={index} messages={draft.inserts.get(index) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} />,
+          ];
+        })}
+      </ol>
+      {first === 0 ? (
+        <button type="button" className="button button-small" onClick={() => setDraft(applyChange(draft, { kind: "insert", after: -1, messages: [...(draft.inserts.get(-1) ?? []), { role: "system", text: "" }] }))}>
+          Insert a message first
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
 export function ForkForm({ groupId, events, targets, targetsProblem, initialStep, focusCall }: Props) {
   const router = useRouter();
   const usable = targets.filter((target) => target.keyState !== "missing");
@@ -122,52 +190,10 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
           {targets.find((target) => target.name === model) ? MODEL_API_LABELS[targets.find((target) => target.name === model)?.api ?? "openai-chat"] : "the model"} ·{" "}
           {edits.length} edit{edits.length === 1 ? "" : "s"} · events after step {step} are left out
         </p>
-        {targetsProblem !== null ? <p role="alert" className="replay-notice replay-notice-bad">{targetsProblem}</p> : null}
-        {targets.length === 0 && targetsProblem === null ? (
-          <p className="replay-notice replay-notice-bad" role="alert">
-            No model targets are configured. Set TOOLSCOPE_MODELS on the server (see <Link href="/settings/models">Model targets</Link>).
-          </p>
-        ) : null}
-        {blocked !== null && targets.length > 0 ? (
-          <p className="replay-notice replay-notice-bad" data-testid="fork-blocked">
-            {blocked}
-          </p>
-        ) : null}
-        {failure !== null ? (
-          <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-failure">
-            {failure}
-          </p>
-        ) : null}
+        <ForkNotices targets={targets} targetsProblem={targetsProblem} blocked={blocked} failure={failure} />
       </section>
 
-      <section className="card" aria-label="History the model will see">
-        <h2>History the model will see</h2>
-        <p className="small muted">Events 1 to {step} of the original. Edit a result or a call&apos;s arguments, drop events, insert messages; the rest is sent as recorded.</p>
-        <ol className="fork-events">
-          {first > 0 ? (
-            <li className="replay-gap small muted">
-              … {first.toLocaleString("en-US")} earlier events{" "}
-              <button type="button" className="button button-small" onClick={() => setShowAll(true)}>
-                Show them
-              </button>
-            </li>
-          ) : null}
-          {first === 0 ? <InsertedMessages after={-1} messages={draft.inserts.get(-1) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} /> : null}
-          {events.slice(first, step).map((event, offset) => {
-            const index = first + offset;
-            const callId = event.kind === "tool_result" || event.kind === "tool_call" ? event.callId : null;
-            return [
-              <ForkEventRow key={`e${index}`} event={event} index={index} draft={draft} focus={callId !== null && callId === focusCall && event.kind === "tool_result"} onChange={(change) => setDraft(applyChange(draft, change))} />,
-              <InsertedMessages key={`i${index}`} after={index} messages={draft.inserts.get(index) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} />,
-            ];
-          })}
-        </ol>
-        {first === 0 ? (
-          <button type="button" className="button button-small" onClick={() => setDraft(applyChange(draft, { kind: "insert", after: -1, messages: [...(draft.inserts.get(-1) ?? []), { role: "system", text: "" }] }))}>
-            Insert a message first
-          </button>
-        ) : null}
-      </section>
+      <ForkHistory events={events} step={step} first={first} draft={draft} setDraft={setDraft} focusCall={focusCall} onShowAll={() => setShowAll(true)} />
     </form>
   );
 }

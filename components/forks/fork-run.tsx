@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { forkQueryKeys } from "@/components/providers/query-keys.ts";
+import { queryKeys } from "@/components/providers/query-keys.ts";
 import { compareHref, replayHref } from "@/components/replay/trace-hrefs.ts";
 import { fetchJson } from "@/components/ui/fetch-json.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
@@ -29,9 +29,68 @@ const STATUS_BADGE: Record<ForkView["status"], string> = {
   cancelled: "badge-neutral",
 };
 
+/** The fork's status, origin, usage and actions (Continue, Stop, compare, timeline, replay). */
+function ForkSummary(props: { fork: ForkView; stale: boolean; busy: boolean; problem: string | null; act: (path: string, body: unknown) => Promise<void> }) {
+  const { fork, stale, busy, problem, act } = props;
+  return (
+  <section className="card fork-summary" aria-label="Fork">
+    <div className="fork-summary-row">
+      <span className={`badge ${STATUS_BADGE[fork.status]}`} data-testid="fork-status">
+        {FORK_STATUS_LABELS[fork.status]}
+      </span>
+      <span className="small">
+        Fork of{" "}
+        {fork.forkOf.exists ? (
+          <Link className="mono" href={replayHref(fork.forkOf.groupId, { step: fork.forkOf.atStep })}>
+            {presentUntrustedText(fork.forkOf.groupId)}
+          </Link>
+        ) : (
+          <span className="mono">{presentUntrustedText(fork.forkOf.groupId)} (deleted)</span>
+        )}{" "}
+        at step {fork.forkOf.atStep} · {fork.edits.length} edit{fork.edits.length === 1 ? "" : "s"} · target <strong>{fork.target.name}</strong> ({fork.target.api}, {fork.target.model}) ·{" "}
+        {fork.completedTurns} of {fork.maxTurns} turns
+      </span>
+      {stale ? <span className="small muted">(not updating: the server did not answer the last poll)</span> : null}
+    </div>
+    <UsageFigures usage={fork.usage} label="Tokens used by this fork" />
+    <div className="toolbar fork-actions" role="group" aria-label="Fork actions">
+      <button type="button" className="button button-primary" disabled={busy || !fork.canContinue} onClick={() => void act(forkApiPath(fork.groupId, "/continue"), { wait: false })}>
+        Continue
+      </button>
+      {fork.status === "running" ? (
+        <button type="button" className="button" disabled={busy} onClick={() => void act(forkApiPath(fork.groupId, "/stop"), {})}>
+          Stop
+        </button>
+      ) : null}
+      {fork.forkOf.exists ? (
+        <Link className="button" href={compareHref(fork.forkOf.groupId, fork.groupId)}>
+          Compare with the original
+        </Link>
+      ) : null}
+      <Link className="button" href={threadHref(fork.groupId)}>
+        Timeline
+      </Link>
+      <Link className="button" href={replayHref(fork.groupId)}>
+        Replay
+      </Link>
+      {fork.continueBlocked !== null ? (
+        <span className="small muted" data-testid="fork-continue-blocked">
+          {fork.continueBlocked}
+        </span>
+      ) : null}
+    </div>
+    {problem !== null ? (
+      <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-action-error">
+        {problem}
+      </p>
+    ) : null}
+  </section>
+  );
+}
+
 export function ForkRun({ initial }: { initial: ForkView }) {
   const queryClient = useQueryClient();
-  const key = forkQueryKeys.fork(initial.groupId);
+  const key = queryKeys.fork(initial.groupId);
   const { data, isError } = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => fetchJson<ForkView>(forkApiPath(initial.groupId), signal),
@@ -60,58 +119,7 @@ export function ForkRun({ initial }: { initial: ForkView }) {
 
   return (
     <div className="fork-run">
-      <section className="card fork-summary" aria-label="Fork">
-        <div className="fork-summary-row">
-          <span className={`badge ${STATUS_BADGE[fork.status]}`} data-testid="fork-status">
-            {FORK_STATUS_LABELS[fork.status]}
-          </span>
-          <span className="small">
-            Fork of{" "}
-            {fork.forkOf.exists ? (
-              <Link className="mono" href={replayHref(fork.forkOf.groupId, { step: fork.forkOf.atStep })}>
-                {presentUntrustedText(fork.forkOf.groupId)}
-              </Link>
-            ) : (
-              <span className="mono">{presentUntrustedText(fork.forkOf.groupId)} (deleted)</span>
-            )}{" "}
-            at step {fork.forkOf.atStep} · {fork.edits.length} edit{fork.edits.length === 1 ? "" : "s"} · target <strong>{fork.target.name}</strong> ({fork.target.api}, {fork.target.model}) ·{" "}
-            {fork.completedTurns} of {fork.maxTurns} turns
-          </span>
-          {isError ? <span className="small muted">(not updating: the server did not answer the last poll)</span> : null}
-        </div>
-        <UsageFigures usage={fork.usage} label="Tokens used by this fork" />
-        <div className="toolbar fork-actions" role="group" aria-label="Fork actions">
-          <button type="button" className="button button-primary" disabled={busy || !fork.canContinue} onClick={() => void act(forkApiPath(fork.groupId, "/continue"), { wait: false })}>
-            Continue
-          </button>
-          {fork.status === "running" ? (
-            <button type="button" className="button" disabled={busy} onClick={() => void act(forkApiPath(fork.groupId, "/stop"), {})}>
-              Stop
-            </button>
-          ) : null}
-          {fork.forkOf.exists ? (
-            <Link className="button" href={compareHref(fork.forkOf.groupId, fork.groupId)}>
-              Compare with the original
-            </Link>
-          ) : null}
-          <Link className="button" href={threadHref(fork.groupId)}>
-            Timeline
-          </Link>
-          <Link className="button" href={replayHref(fork.groupId)}>
-            Replay
-          </Link>
-          {fork.continueBlocked !== null ? (
-            <span className="small muted" data-testid="fork-continue-blocked">
-              {fork.continueBlocked}
-            </span>
-          ) : null}
-        </div>
-        {problem !== null ? (
-          <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-action-error">
-            {problem}
-          </p>
-        ) : null}
-      </section>
+      <ForkSummary fork={fork} stale={isError} busy={busy} problem={problem} act={act} />
 
       <div className="fork-grid">
         <section aria-label="Model turns" className="fork-turns">

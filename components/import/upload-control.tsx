@@ -4,11 +4,12 @@
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { traceQueryKeys } from "@/components/providers/query-keys.ts";
+import { queryKeys } from "@/components/providers/query-keys.ts";
 import { exportHref, replayHref } from "@/components/replay/trace-hrefs.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
 import { FORMAT_LABELS, IMPORT_FORMATS, type ImportFormat, type ImportResult } from "@/lib/traces/schemas.ts";
-import { ImportFailure, uploadTranscript } from "./upload-transcript.ts";
+import { ApiError } from "@/components/ui/fetch-json.ts";
+import { uploadTranscript } from "./upload-transcript.ts";
 
 // Issues are listed in full up to here; a transcript with thousands of them shows a count for the rest.
 const LISTED_ISSUES = 50;
@@ -26,8 +27,8 @@ export function UploadControl() {
   const upload = useMutation({
     mutationFn: uploadTranscript,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: traceQueryKeys.allThreadLists() });
-      await queryClient.invalidateQueries({ queryKey: traceQueryKeys.overview() });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.threadLists() });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.overview() });
     },
   });
 
@@ -158,7 +159,7 @@ function ImportSummary({ result }: { result: ImportResult }) {
 }
 
 function ImportError({ error }: { error: Error }) {
-  const failure = error instanceof ImportFailure ? error : null;
+  const failure = error instanceof ApiError ? error : null;
   return (
     <div className="card import-error" role="alert" data-testid="import-error">
       <strong>

@@ -1,5 +1,6 @@
 // The insights page body: confidence distribution, nextAction counts, error types by tool, slowest tools.
 // Server-rendered charts (components/ui/bar-chart.tsx), each with its numbers available as text.
+import Link from "next/link";
 import type { ReactNode } from "react";
 import type { InsightsData } from "@/lib/insights/schemas.ts";
 import { Histogram, BarList, StackedBars, type Tone } from "../ui/bar-chart.tsx";
@@ -7,7 +8,7 @@ import { bandTone } from "../ui/confidence.tsx";
 import { EmptyState, FirstTraceHelp } from "../ui/empty-state.tsx";
 import { formatCount, plural } from "../ui/format.ts";
 import { formatDuration } from "../ui/format-time.ts";
-import { threadsHref } from "../ui/hrefs.ts";
+import { explorerHref } from "@/lib/explorer/schemas.ts";
 
 const ACTION_TONE: Record<string, Tone> = { continue: "ok", retry: "warn", ask_user: "pending", human_review: "warn", stop: "bad" };
 const ACTION_MEANING: Record<string, string> = {
@@ -50,6 +51,8 @@ function ConfidenceCard({ data }: { data: InsightsData }) {
           value: bucket.count,
           tone: bandTone(bucket.band),
           description: `${bucket.band} band`,
+          // Each column lists its calls in the explorer (the last one includes 1.0, as the bucket does).
+          href: explorerHref(i === confidence.buckets.length - 1 ? { confidenceMin: bucket.from, confidenceMax: bucket.to, sort: "confidence_low" } : { confidenceMin: bucket.from, confidenceBelow: bucket.to, sort: "confidence_low" }),
         }))}
       />
       <ul className="band-legend" aria-label="Confidence bands">
@@ -89,6 +92,7 @@ function NextActionCard({ data }: { data: InsightsData }) {
           ),
           value: entry.count,
           tone: ACTION_TONE[entry.action] ?? "accent",
+          href: explorerHref({ nextAction: entry.action }),
         }))}
       />
     </Card>
@@ -102,7 +106,7 @@ function ErrorsCard({ data }: { data: InsightsData }) {
       id="errors"
       wide
       title="Error types by tool"
-      description="Errored results by the envelope's error.type, or by the signal that made them errors (MCP isError, an “Error: ” text); calls whose deadline passed without a result count too.">
+      description="Errored calls (by their newest result) by the envelope's error.type, or by the signal that made them errors (MCP isError, an “Error: ” text); calls whose deadline passed without a result count too. Each bar and type lists its calls.">
       {data.errorsByTool.length === 0 ? (
         <p className="muted panel-empty">No errors recorded.</p>
       ) : (
@@ -112,8 +116,14 @@ function ErrorsCard({ data }: { data: InsightsData }) {
           rows={data.errorsByTool.map((tool) => ({
             key: tool.toolName,
             label: <span className="mono">{tool.toolName}</span>,
-            href: threadsHref({ q: tool.toolName, errors: "1" }),
-            segments: tool.types.map((type) => ({ key: type.type, label: type.type, value: type.count, colorIndex: colorOf.get(type.type) ?? 0 })),
+            href: explorerHref({ tool: tool.toolName, isError: "1" }),
+            segments: tool.types.map((type) => ({
+              key: type.type,
+              label: type.type,
+              value: type.count,
+              colorIndex: colorOf.get(type.type) ?? 0,
+              href: explorerHref({ tool: tool.toolName, errorType: type.type }),
+            })),
           }))}
         />
       )}
@@ -161,7 +171,7 @@ function DurationsCard({ data }: { data: InsightsData }) {
               {data.slowestTools.map((tool) => (
                 <tr key={tool.toolName}>
                   <th scope="row" className="mono">
-                    {tool.toolName}
+                    <Link href={explorerHref({ tool: tool.toolName, sort: "slowest" })}>{tool.toolName}</Link>
                   </th>
                   <td className="durations-bar-col">
                     <span className="bar-track duration-track" aria-hidden="true">

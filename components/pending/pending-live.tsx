@@ -5,7 +5,7 @@
 import Link from "next/link";
 import type { PendingCall, PendingSnapshot } from "@/lib/pending/schemas.ts";
 import type { SubscriptionSummary } from "@/lib/subscriptions/schemas.ts";
-import { dashboardQueryKeys } from "../providers/query-keys.ts";
+import { queryKeys } from "../providers/query-keys.ts";
 import { Deadline, useIsOverdue } from "../ui/deadline.tsx";
 import { EmptyState, FirstTraceHelp } from "../ui/empty-state.tsx";
 import { CallLink, ThreadLink } from "../ui/entity-links.tsx";
@@ -18,6 +18,7 @@ import { StatusBadge } from "../ui/status-badge.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { useLiveList, type LiveRow } from "../ui/use-live-list.ts";
 import { useLiveQuery } from "../ui/use-live-query.ts";
+import { TimedOutTable } from "./timed-out-table.tsx";
 
 const callKeyOf = (call: PendingCall) => String(call.callRowId);
 const subscriptionKeyOf = (subscription: SubscriptionSummary) => String(subscription.callRowId);
@@ -133,7 +134,7 @@ function SubscriptionsTable({ snapshot }: { snapshot: PendingSnapshot }) {
 
 export function PendingLive({ initial, origin }: { initial: PendingSnapshot; origin: string }) {
   const { data, updatedAt, failing } = useLiveQuery({
-    queryKey: dashboardQueryKeys.pending(initial.sort),
+    queryKey: queryKeys.pending(initial.sort),
     path: pendingHref({ sort: initial.sort }).replace("/pending", "/api/pending"),
     initialData: initial,
   });
@@ -197,6 +198,7 @@ export function PendingLive({ initial, origin }: { initial: PendingSnapshot; ori
           </div>
         )}
       </section>
+      <TimedOutTable snapshot={data} />
       <SubscriptionsTable snapshot={data} />
     </>
   );

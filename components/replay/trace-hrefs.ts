@@ -1,9 +1,11 @@
 // URLs of the traces pages and downloads (replay, compare, import, export), built from ids in one place. Pure.
 import type { ReplayVendorName } from "@/lib/traces/schemas.ts";
 
-export function replayHref(groupId: string, options: { step?: number; vendor?: ReplayVendorName } = {}): string {
+/** `call`: open right after that call's result (the replay finds its step), for "replay at this step" links. */
+export function replayHref(groupId: string, options: { step?: number; call?: string; vendor?: ReplayVendorName } = {}): string {
   const params = new URLSearchParams();
   if (options.step !== undefined) params.set("step", String(options.step));
+  if (options.call !== undefined) params.set("call", options.call);
   if (options.vendor !== undefined) params.set("vendor", options.vendor);
   const search = params.toString();
   return `/threads/${encodeURIComponent(groupId)}/replay${search ? `?${search}` : ""}`;

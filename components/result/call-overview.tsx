@@ -1,7 +1,7 @@
 // The call half of the detail page: where it belongs, what was asked (arguments, declaration), its
 // status and timing, and its own timeline events (errors, timeout, cancellation).
 import Link from "next/link";
-import { threadPath } from "@/components/thread/api-client.ts";
+import { threadHref } from "@/components/ui/hrefs.ts";
 import { StatusBadge } from "@/components/ui/status-badge.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { CallEventView, CallInfo } from "@/lib/calls/schemas.ts";
@@ -20,6 +20,7 @@ function When({ iso }: { iso: string | null }) {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- one definition list of the call's fields in page order; the verdict header rework (explorer) will split it
 export function CallOverview({ call, events }: { call: CallInfo; events: CallEventView[] }) {
   const tool = presentUntrustedText(call.toolName);
   const duration = call.completedAt ? Date.parse(call.completedAt) - Date.parse(call.requestedAt) : null;
@@ -35,7 +36,7 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
       <dl className="kv kv-wide">
         <dt>Thread</dt>
         <dd>
-          <Link href={threadPath(call.groupId)} className="mono" data-testid="call-thread-link">
+          <Link href={threadHref(call.groupId)} className="mono" data-testid="call-thread-link">
             {presentUntrustedText(call.groupId)}
           </Link>
         </dd>

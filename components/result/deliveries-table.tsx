@@ -3,12 +3,14 @@
 // mismatch…), with status, reason, size and sha256; each raw body loads on demand, decoded as UTF-8.
 import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import { threadQueryKeys } from "@/components/providers/query-keys.ts";
-import { fetchText } from "@/components/thread/api-client.ts";
+import { queryKeys } from "@/components/providers/query-keys.ts";
+import { fetchJson } from "@/components/ui/fetch-json.ts";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { DeliverySummary } from "@/lib/calls/schemas.ts";
+import type { DeliveryBody as DeliveryBodyDto } from "@/lib/deliveries/schemas.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
-import { formatBytes } from "./format-bytes.ts";
+import { formatBytes } from "@/components/ui/format.ts";
+import { SecretsPanel } from "../secrets/secrets-panel.tsx";
 import { LargeText } from "./large-text.tsx";
 
 const OUTCOME_TONE: Record<string, string> = {
@@ -21,8 +23,9 @@ const OUTCOME_TONE: Record<string, string> = {
 
 function DeliveryBody({ callRowId, delivery }: { callRowId: number; delivery: DeliverySummary }) {
   const body = useQuery({
-    queryKey: threadQueryKeys.callDeliveryBody(callRowId, delivery.id),
-    queryFn: ({ signal }) => fetchText(`/api/calls/${callRowId}/deliveries/${delivery.id}/body`, signal),
+    queryKey: queryKeys.callDeliveryBody(callRowId, delivery.id),
+    // The masked JSON view (lib/deliveries); the exact bytes stay one download away on the raw route.
+    queryFn: ({ signal }) => fetchJson<DeliveryBodyDto>(`/api/deliveries/${delivery.id}/body`, signal),
     staleTime: Infinity,
   });
   return (
@@ -38,6 +41,12 @@ function DeliveryBody({ callRowId, delivery }: { callRowId: number; delivery: De
         <>
           <p className="small muted">Raw bytes decoded as UTF-8 (invalid sequences shown as �), secrets masked, invisible characters revealed.</p>
           <LargeText text={body.data.text} label={`Raw body of delivery ${delivery.id}`} />
+          <p className="small">
+            <a href={`/api/deliveries/${delivery.id}/raw`} download>
+              Download the exact bytes
+            </a>
+          </p>
+          <SecretsPanel secrets={body.data.secrets} scopes={[{ kind: "delivery", id: String(delivery.id) }]} />
         </>
       ) : null}
     </div>
@@ -73,7 +82,14 @@ export function DeliveriesTable({ callRowId, deliveries }: { callRowId: number; 
               <tr data-testid="delivery-row" data-outcome={delivery.outcome}>
                 <td className="mono">{delivery.id}</td>
                 <td className="nowrap">
-                  <TimeAgo iso={delivery.receivedAt} />
+                  <TimeAgo iso={delivery.loggedAt} />
+                  {delivery.imported ? (
+                    <div>
+                      <span className="badge badge-warn" title={`Written by an import (${delivery.imported.by}) at ${delivery.imported.at}; the time is what the file reported`}>
+                        imported
+                      </span>
+                    </div>
+                  ) : null}
                 </td>
                 <td>
                   <span className={`badge ${OUTCOME_TONE[delivery.outcome] ?? "badge-neutral"}`}>{delivery.outcome.replaceAll("_", " ")}</span>

@@ -4,27 +4,32 @@
 import type { EnvelopeView } from "@/lib/calls/schemas.ts";
 import { safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
-import { confidenceBand } from "@/lib/results/envelope.ts";
+import { trustedBand, type Verdict } from "@/lib/results/verdict.ts";
 import type { EnvelopeSource } from "@/lib/results/envelope.ts";
 import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
 
 const BAND_NAMES = { high: "high", medium: "medium — uncertain", low: "low" } as const;
 
-export function ConfidenceMeter({ confidence }: { confidence: number }) {
-  const band = confidenceBand(confidence);
+/**
+ * The confidence as a bar with the seed's band edges. The band comes from the one verdict (lib/results/verdict):
+ * an invalid envelope's value is shown as claimed, but gets no band. What to do about it is said once, in the
+ * verdict at the top of the call page, not here.
+ */
+export function ConfidenceMeter({ confidence, band }: { confidence: number; band: Verdict["band"] }) {
   const width = `${Math.max(0, Math.min(1, confidence)) * 100}%`;
+  const name = band === null ? "not trusted" : BAND_NAMES[band];
   return (
-    <div className="confidence-meter" data-band={band.band}>
+    <div className="confidence-meter" data-band={band ?? "untrusted"}>
       <div className="confidence-row">
         <div
-          className={`meter meter-${band.band}`}
+          className={`meter meter-${band ?? "untrusted"}`}
           role="meter"
           aria-label="Confidence"
           aria-valuemin={0}
           aria-valuemax={1}
-          aria-valuenow={confidence}
-          aria-valuetext={`${confidence} (${BAND_NAMES[band.band]})`}
+          aria-valuenow={Math.max(0, Math.min(1, confidence))}
+          aria-valuetext={`${confidence} (${name})`}
         >
           <span style={{ width }} />
           <i className="meter-tick" style={{ left: "50%" }} aria-hidden="true" />
@@ -33,19 +38,10 @@ export function ConfidenceMeter({ confidence }: { confidence: number }) {
         <strong className="mono" data-testid="confidence-value">
           {confidence.toFixed(2)}
         </strong>
-        <span className={`badge badge-${band.band === "high" ? "ok" : band.band === "medium" ? "warn" : "bad"}`}>{BAND_NAMES[band.band]}</span>
+        <span className={`badge badge-${band === "high" ? "ok" : band === "medium" ? "warn" : band === "low" ? "bad" : "neutral"}`} data-testid="confidence-band">
+          {name}
+        </span>
       </div>
-      <p className="small muted confidence-suggestion">Suggested: {band.suggestion}</p>
-      {band.band === "low" ? (
-        <div className="notice notice-bad" role="note" data-testid="confidence-warning">
-          <strong>Low confidence ({confidence}).</strong> Below 0.5 the envelope convention says not to act on this result: ask the user for more
-          information or hand it to a human.
-        </div>
-      ) : band.band === "medium" ? (
-        <div className="notice notice-warn" role="note" data-testid="confidence-note">
-          <strong>Uncertain ({confidence}).</strong> Treat the answer as unverified; check it further if it matters.
-        </div>
-      ) : null}
     </div>
   );
 }
@@ -79,6 +75,7 @@ function yesNo(value: boolean | undefined): string {
   return value === undefined ? "—" : value ? "yes" : "no";
 }
 
+// eslint-disable-next-line max-lines-per-function -- one definition list of the envelope's fields in the seed's order; the verdict rework (explorer) will split it
 export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeView; revealSecrets: boolean }) {
   const { error, meta, source } = envelope;
   return (
@@ -115,7 +112,7 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
           <span className="small muted">means the call ran, not that the answer is right</span>
         </dd>
         <dt>confidence</dt>
-        <dd>{envelope.confidence === null ? <span className="muted">missing</span> : <ConfidenceMeter confidence={envelope.confidence} />}</dd>
+        <dd>{envelope.confidence === null ? <span className="muted">missing</span> : <ConfidenceMeter confidence={envelope.confidence} band={envelope.success === false ? null : trustedBand({ envelopeKind: envelope.kind, confidence: envelope.confidence })} />}</dd>
         <dt>nextAction</dt>
         <dd>{envelope.nextAction ? <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>{envelope.nextAction}</span> : <span className="muted">—</span>}</dd>
         {error ? (

@@ -4,7 +4,7 @@ import type { McpView } from "@/lib/calls/schemas.ts";
 import { audioDataUrl, base64ByteLength, imageDataUrl, safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { ContentBlock } from "@/lib/results/mcp.ts";
-import { formatBytes } from "./format-bytes.ts";
+import { formatBytes } from "@/components/ui/format.ts";
 
 function UriText({ uri, revealSecrets }: { uri: string; revealSecrets: boolean }) {
   const url = safeHttpUrl(uri);

@@ -1,10 +1,10 @@
 "use client";
 // The raw result text, always reachable: exact size and sha256, a copy button that copies the ORIGINAL
-// text (never the masked view), a download of the exact bytes, and "show all" for texts cut for the page.
+// text from the byte-exact route (the page only holds the masked view), a download of the exact bytes, and "show all" for texts cut for the page.
 import { useState } from "react";
-import type { TextHead } from "@/lib/calls/schemas.ts";
-import { fetchText } from "@/components/thread/api-client.ts";
-import { formatBytes } from "./format-bytes.ts";
+import type { MaskedResultText, TextHead } from "@/lib/calls/schemas.ts";
+import { fetchJson, fetchText } from "@/components/ui/fetch-json.ts";
+import { formatBytes } from "@/components/ui/format.ts";
 import { LargeText } from "./large-text.tsx";
 
 type Props = { resultId: number; text: TextHead; sha256: string; bytes: number; revealSecrets: boolean };
@@ -18,7 +18,8 @@ export function RawTextPanel({ resultId, text, sha256, bytes, revealSecrets }: P
   const showAll = async () => {
     setLoading(true);
     try {
-      setFull((await fetchText(url)).text);
+      // The masked whole text: the page never holds a secret (reveals go through the Masked values panel).
+      setFull((await fetchJson<MaskedResultText>(`/api/results/${resultId}/masked-text`)).text);
     } catch (error) {
       setMessage(`Could not load the full text: ${error instanceof Error ? error.message : "unknown error"}`);
     } finally {
@@ -28,13 +29,10 @@ export function RawTextPanel({ resultId, text, sha256, bytes, revealSecrets }: P
 
   const copy = async () => {
     try {
-      if (full !== null) {
-        await navigator.clipboard.writeText(full);
-      } else {
-        // Hand the clipboard a promise so the user gesture still counts while the full text downloads.
-        const blob = fetchText(url).then((loaded) => new Blob([loaded.text], { type: "text/plain" }));
-        await navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
-      }
+      // Always from the byte-exact route: the page's own copy of the text is masked. Hand the clipboard a
+      // promise so the user gesture still counts while the text downloads.
+      const blob = fetchText(url).then((loaded) => new Blob([loaded.text], { type: "text/plain" }));
+      await navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
       setMessage(`Copied the original text (${formatBytes(bytes)}).`);
     } catch (error) {
       setMessage(`Copy failed: ${error instanceof Error ? error.message : "the browser refused"}. Use Download instead.`);

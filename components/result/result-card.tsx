@@ -1,12 +1,12 @@
 "use client";
-// One result of a call: header facts, warnings (error, invisible characters, masked secrets with an
-// explicit reveal), the display segment, the raw text one click away, envelope, MCP and schema panels.
+// One result of a call: header facts, warnings (error, invisible characters, masked secrets — revealed one
+// value at a time in the page's SecretsPanel), the display segment, the raw text one click away, envelope, MCP and schema panels.
 import { useState } from "react";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { JsonPreview, ResultDetail } from "@/lib/calls/schemas.ts";
 import { DisplaySection } from "./display-section.tsx";
 import { EnvelopePanel } from "./envelope-panel.tsx";
-import { formatBytes } from "./format-bytes.ts";
+import { formatBytes } from "@/components/ui/format.ts";
 import { McpPanel } from "./mcp-panel.tsx";
 import { RawTextPanel } from "./raw-text-panel.tsx";
 import { SchemaPanel } from "./schema-panel.tsx";
@@ -14,8 +14,11 @@ import { VendorContent } from "./vendor-content.tsx";
 
 const ERROR_SOURCE_NAMES: Record<string, string> = { mcp: "MCP isError", envelope: "the envelope", error_prefix: 'the "Error: " prefix' };
 
+// eslint-disable-next-line max-lines-per-function -- a result's card, top to bottom: badges, display, envelope, MCP, schema, raw text
 export function ResultCard({ result, outputSchema }: { result: ResultDetail; outputSchema: JsonPreview | null }) {
-  const [revealSecrets, setRevealSecrets] = useState(false);
+  // Texts arrive masked from the server (lib/audit/mask); a value is revealed one at a time in the page's
+  // "Masked values" panel, so the panels below always show the masked text.
+  const revealSecrets = false;
   const [rawOpen, setRawOpen] = useState(false);
   const { flags } = result;
   const titleId = `result-${result.id}-title`;
@@ -41,9 +44,9 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
         ) : null}
         <span className="result-actions">
           {flags.secretCount > 0 ? (
-            <button type="button" className="button" aria-pressed={revealSecrets} onClick={() => setRevealSecrets(!revealSecrets)} data-testid="reveal-secrets">
-              {revealSecrets ? "Mask secrets" : "Reveal secrets"}
-            </button>
+            <a className="button" href="#masked-values" data-testid="reveal-secrets">
+              Reveal a value…
+            </a>
           ) : null}
           {result.display.kind !== "raw" ? (
             <button type="button" className="button" aria-expanded={rawOpen} aria-controls={rawId} onClick={() => setRawOpen(!rawOpen)}>
@@ -69,7 +72,7 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
         <p className="notice notice-warn" role="note" data-testid="secrets-warning">
           <strong>Credentials?</strong> {flags.secretCount.toLocaleString("en-US")} credential-looking{" "}
           {flags.secretCount === 1 ? "string is" : "strings are"} masked ({flags.secretKinds.join(", ").replaceAll("_", " ")}).{" "}
-          {revealSecrets ? "They are revealed now." : "Use “Reveal secrets” to see them."}
+They left the server masked; reveal one under “Masked values”.
         </p>
       ) : null}
 

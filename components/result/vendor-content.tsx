@@ -6,7 +6,7 @@ import { Fragment, type ReactNode } from "react";
 import type { ContentBlock } from "@/lib/formats/canonical.ts";
 import { audioDataUrl, base64ByteLength, imageDataUrl, safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
-import { formatBytes } from "./format-bytes.ts";
+import { formatBytes } from "@/components/ui/format.ts";
 
 const LABELS: Record<ContentBlock["type"], string> = {
   text: "text",

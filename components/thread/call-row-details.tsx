@@ -3,19 +3,20 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { threadQueryKeys } from "@/components/providers/query-keys.ts";
+import { queryKeys } from "@/components/providers/query-keys.ts";
 import { ArgumentsView } from "@/components/result/arguments-view.tsx";
 import { LargeText } from "@/components/result/large-text.tsx";
-import type { CallInfo } from "@/lib/calls/schemas.ts";
+import type { CallInfo, MaskedResultText } from "@/lib/calls/schemas.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallBrief } from "@/lib/threads/schemas.ts";
-import { fetchJson, fetchText } from "./api-client.ts";
+import { fetchJson } from "@/components/ui/fetch-json.ts";
 
 /** The newest result's whole text, fetched only when asked for. */
 function FullResultText({ resultId }: { resultId: number }) {
   const text = useQuery({
-    queryKey: threadQueryKeys.resultText(resultId),
-    queryFn: ({ signal }) => fetchText(`/api/results/${resultId}/text`, signal),
+    queryKey: queryKeys.resultText(resultId),
+    // Masked on the server (the exact bytes stay on /api/results/{id}/text, linked from the call page).
+    queryFn: ({ signal }) => fetchJson<MaskedResultText>(`/api/results/${resultId}/masked-text`, signal),
     staleTime: Infinity,
   });
   if (text.isPending) return <p className="muted small">Loading the text…</p>;
@@ -26,7 +27,7 @@ function FullResultText({ resultId }: { resultId: number }) {
 export function CallRowDetails({ call }: { call: CallBrief }) {
   const [fullText, setFullText] = useState(false);
   const info = useQuery({
-    queryKey: threadQueryKeys.callInfo(call.id),
+    queryKey: queryKeys.callInfo(call.id),
     queryFn: ({ signal }) => fetchJson<CallInfo>(`/api/calls/${call.id}?view=call`, signal),
     staleTime: 30_000,
   });

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { ThreadListItem } from "@/lib/threads/schemas.ts";
-import { threadPath } from "./api-client.ts";
+import { threadHref } from "@/components/ui/hrefs.ts";
 
 function Count({ value, tone, label }: { value: number; tone?: "bad" | "warn" | "pending"; label: string }) {
   if (value === 0) return <span className="muted" aria-label={`no ${label}`}>–</span>;
@@ -30,7 +30,7 @@ export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
           {threads.map((thread) => (
             <tr key={thread.groupId} data-testid="thread-row">
               <td className="thread-cell">
-                <Link href={threadPath(thread.groupId)} className="mono thread-link">
+                <Link href={threadHref(thread.groupId)} className="mono thread-link">
                   {presentUntrustedText(thread.groupId)}
                 </Link>
                 {thread.title || thread.vendor ? (

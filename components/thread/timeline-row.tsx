@@ -4,14 +4,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { memo, type CSSProperties } from "react";
-import { threadQueryKeys } from "@/components/providers/query-keys.ts";
+import { queryKeys } from "@/components/providers/query-keys.ts";
 import { ResultBadges } from "@/components/result/result-badges.tsx";
 import { StatusBadge } from "@/components/ui/status-badge.tsx";
 import { TimeAgo, formatDuration } from "@/components/ui/time-ago.tsx";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallBrief, EventText, TimelineEvent } from "@/lib/threads/schemas.ts";
 import type { TimelineRow } from "@/lib/threads/timeline-rows.ts";
-import { fetchJson } from "./api-client.ts";
+import { fetchJson } from "@/components/ui/fetch-json.ts";
 import { CallRowDetails } from "./call-row-details.tsx";
 
 export type TimelineRowProps = {
@@ -94,8 +94,8 @@ function CallRowBody({ call, expanded, onToggle, rowKey, titleId }: { call: Call
         <StatusBadge status={call.status} />
         <Timing call={call} />
         {latest ? <ResultBadges result={latest} resultCount={call.resultCount} /> : null}
-        <Link href={`/calls/${call.id}`} className="tl-open" aria-label={`Open result detail of ${tool} ${call.callKey}`}>
-          Details →
+        <Link href={`/calls/${call.id}`} className="tl-open">
+          Details<span className="sr-only"> of {tool} {call.callKey}</span> →
         </Link>
       </div>
       <div className="tl-preview mono">
@@ -124,7 +124,7 @@ function CallRowBody({ call, expanded, onToggle, rowKey, titleId }: { call: Call
 
 function FullEventText({ groupId, eventId }: { groupId: string; eventId: number }) {
   const full = useQuery({
-    queryKey: threadQueryKeys.eventText(groupId, eventId),
+    queryKey: queryKeys.eventText(groupId, eventId),
     queryFn: ({ signal }) => fetchJson<EventText>(`/api/threads/${encodeURIComponent(groupId)}/events/${eventId}/text`, signal),
     staleTime: Infinity,
   });

@@ -49,21 +49,22 @@ export function BarList({ caption, items, valueHeader = "Count", labelHeader = "
 }
 
 /** `axisLabel` is the short text under the column (e.g. "0.3"); `label` names the bin in titles and the table. */
-export type HistogramBin = { key: string; label: string; axisLabel?: string; value: number; tone?: Tone; description?: string };
+export type HistogramBin = { key: string; label: string; axisLabel?: string; value: number; tone?: Tone; description?: string; href?: string };
 
 /** Vertical columns. The picture is one image with a summary; the exact numbers are in the data table below it. */
 export function Histogram({ title, summary, bins, valueHeader = "Count", binHeader = "Range" }: { title: string; summary: string; bins: HistogramBin[]; valueHeader?: string; binHeader?: string }) {
   const max = Math.max(0, ...bins.map((bin) => bin.value));
   return (
     <figure className="histogram">
-      <div className="histogram-plot" role="img" aria-label={`${title}. ${summary}`}>
+      {/* An image when it is only a picture; a labelled group when its columns link to the explorer (an image may not hold links). */}
+      <div className="histogram-plot" role={bins.some((bin) => bin.href) ? "group" : "img"} aria-label={`${title}. ${summary}`}>
         {bins.map((bin) => (
           <div key={bin.key} className="histogram-column" title={`${bin.label}: ${formatCount(bin.value)}`}>
             <span className="histogram-count">{bin.value > 0 ? formatCount(bin.value) : ""}</span>
             <span className="histogram-track">
               <span className={`histogram-bar bar-${bin.tone ?? "accent"}`} style={{ height: percent(bin.value, max) }} />
             </span>
-            <span className="histogram-label">{bin.axisLabel ?? bin.label}</span>
+            <span className="histogram-label">{bin.href ? <Link href={bin.href} aria-label={`${bin.label}: ${formatCount(bin.value)}, list these calls`}>{bin.axisLabel ?? bin.label}</Link> : (bin.axisLabel ?? bin.label)}</span>
           </div>
         ))}
       </div>
@@ -84,7 +85,7 @@ export function Histogram({ title, summary, bins, valueHeader = "Count", binHead
           <tbody>
             {bins.map((bin) => (
               <tr key={bin.key}>
-                <th scope="row">{bin.label}</th>
+                <th scope="row">{bin.href ? <Link href={bin.href}>{bin.label}</Link> : bin.label}</th>
                 <td className="num">{formatCount(bin.value)}</td>
                 {bins.some((b) => b.description) ? <td>{bin.description ?? ""}</td> : null}
               </tr>
@@ -96,7 +97,7 @@ export function Histogram({ title, summary, bins, valueHeader = "Count", binHead
   );
 }
 
-export type StackSegment = { key: string; label: string; value: number; colorIndex: number };
+export type StackSegment = { key: string; label: string; value: number; colorIndex: number; href?: string };
 export type StackRow = { key: string; label: ReactNode; segments: StackSegment[]; href?: string };
 
 /** One stacked bar per row (e.g. error types per tool); the breakdown is printed beside the bar. */
@@ -140,7 +141,7 @@ export function StackedBars({ caption, rows, labelHeader, totalHeader = "Total" 
                     <span key={segment.key} className="nowrap">
                       {i > 0 ? " · " : ""}
                       <span className={`legend-swatch cat-${segment.colorIndex % 8}`} aria-hidden="true" />
-                      {segment.label} {formatCount(segment.value)}
+                      {segment.href ? <Link href={segment.href}>{segment.label} {formatCount(segment.value)}</Link> : <>{segment.label} {formatCount(segment.value)}</>}
                     </span>
                   ))}
                 </span>

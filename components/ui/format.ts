@@ -6,10 +6,12 @@ export function formatCount(n: number): string {
   return COUNT.format(n);
 }
 
+/** Byte counts, in binary units everywhere (1 KiB = 1024 bytes): "812 B", "14.2 KiB", "5.0 MiB". */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes < 1024) return `${COUNT.format(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
 }
 
 /** The first 12 hex digits: enough to tell hashes apart at a glance; the full hash goes in a title. */

@@ -21,7 +21,7 @@ export function threadsHref(filters: { status?: string; q?: string; errors?: "1"
   return withQuery("/threads", filters);
 }
 
-export function deliveriesHref(filters: { outcome?: string; group?: string; cursor?: string } = {}): string {
+export function deliveriesHref(filters: { outcome?: string; group?: string; origin?: string; cursor?: string } = {}): string {
   return withQuery("/deliveries", filters);
 }
 

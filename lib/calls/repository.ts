@@ -1,7 +1,9 @@
 // Prisma access for the call/result detail: one call, its newest results, the deliveries that reached it,
 // its own timeline events, and single bodies (a result text, a delivery's raw bytes) on demand.
 import "server-only";
+import { provenanceOf } from "../audit/import-mark.ts";
 import type { ModelClient } from "../db/client.ts";
+import { CALL_ARGUMENTS, CALL_IDENTITY, CALL_STATE, DELIVERY_AUDIT, RESULT_TEXT } from "../db/selects.ts";
 
 const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
@@ -9,29 +11,7 @@ const isoOrNull = (date: Date | null): string | null => (date === null ? null : 
 export async function findCall(client: ModelClient, id: number) {
   const row = await client.toolCall.findUnique({
     where: { id },
-    select: {
-      id: true,
-      groupId: true,
-      callKey: true,
-      callId: true,
-      toolName: true,
-      vendor: true,
-      step: true,
-      status: true,
-      subscription: true,
-      requestedAt: true,
-      completedAt: true,
-      deadlineAt: true,
-      timedOutAt: true,
-      lastResultAt: true,
-      resultCount: true,
-      argumentsText: true,
-      argumentsEscaped: true,
-      argumentsJson: true,
-      argumentsError: true,
-      declarationJson: true,
-      outputSchemaJson: true,
-    },
+    select: { ...CALL_IDENTITY, ...CALL_STATE, ...CALL_ARGUMENTS },
   });
   if (!row) return null;
   return {
@@ -50,12 +30,8 @@ export async function findNewestResults(client: ModelClient, toolCallId: number,
   const rows = await client.toolResult.findMany({
     where: { toolCallId },
     select: {
-      id: true,
+      ...RESULT_TEXT,
       ordinal: true,
-      text: true,
-      textEscaped: true,
-      textSha256: true,
-      textBytes: true,
       displayAsJson: true,
       receivedAt: true,
       late: true,
@@ -75,24 +51,14 @@ export async function countResults(client: ModelClient, toolCallId: number): Pro
 export async function findDeliveries(client: ModelClient, toolCallId: number, take: number) {
   const rows = await client.delivery.findMany({
     where: { toolCallId },
-    select: {
-      id: true,
-      receivedAt: true,
-      outcome: true,
-      httpStatus: true,
-      reason: true,
-      bodyBytes: true,
-      bodySha256: true,
-      contentType: true,
-      rawBodyTruncated: true,
-      resultId: true,
-      remoteAddress: true,
-      webhookId: true,
-    },
+    select: DELIVERY_AUDIT,
     orderBy: { id: "asc" },
     take,
   });
-  return rows.map((row) => ({ ...row, receivedAt: iso(row.receivedAt) }));
+  return rows.map(({ receivedAt, remoteAddress, webhookId, importedAt, importedBy, ...row }) => ({
+    ...row,
+    ...provenanceOf({ receivedAt: iso(receivedAt), remoteAddress, webhookId, importedAt: importedAt === null ? null : iso(importedAt), importedBy }),
+  }));
 }
 
 export async function countDeliveries(client: ModelClient, toolCallId: number): Promise<number> {
@@ -122,7 +88,7 @@ export async function findCallEvents(client: ModelClient, toolCallId: number) {
 export async function findResultText(client: ModelClient, resultId: number) {
   return client.toolResult.findUnique({
     where: { id: resultId },
-    select: { id: true, text: true, textEscaped: true, textSha256: true, textBytes: true },
+    select: RESULT_TEXT,
   });
 }
 

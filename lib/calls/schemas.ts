@@ -1,6 +1,8 @@
 // Owns the call/result detail contract: zod schemas for the routes' path and query parameters and the
 // DTO types the detail page, the API and the client components share. Client-safe (types from lib/results).
 import { z } from "zod";
+import type { DeliveryProvenance } from "../audit/import-mark.ts";
+import type { MaskedSecret } from "../audit/schemas.ts";
 import type { DisplayChoice } from "../results/display.ts";
 import type { EnvelopeError, EnvelopeMeta, EnvelopeSource } from "../results/envelope.ts";
 import type { ContentBlock as VendorBlock, FormatName } from "../formats/canonical.ts";
@@ -21,14 +23,14 @@ export const resultTextQuerySchema = z.object({
 /** How much of a result text the detail page receives inline; the rest is fetched on "show all". */
 export const TEXT_HEAD_LIMIT = 200_000;
 
-/** A text cut for display: `head` is the ORIGINAL start of the text (unmasked; the client masks it). */
+/** A text cut for display: `head` is the start of the text with its secrets masked (lib/audit/mask). */
 export type TextHead = { head: string; complete: boolean; length: number };
 
 /** A JSON value small enough to show as a tree, or its pretty text cut when it is too large for that. */
 export type JsonPreview = { kind: "value"; value: unknown } | { kind: "text"; text: string; truncated: boolean };
 
 export type ArgumentsView = {
-  /** The raw argument text as the model produced it (decoded), cut at TEXT_HEAD_LIMIT. */
+  /** The raw argument text as the model produced it (decoded, secrets masked), cut at TEXT_HEAD_LIMIT. */
   raw: TextHead | null;
   /** Pretty-printed JSON when the arguments parsed. */
   formatted: JsonPreview | null;
@@ -117,9 +119,9 @@ export type ResultDetail = {
   content: { format: FormatName | null; blocks: VendorBlock[] } | null;
 };
 
-export type DeliverySummary = {
+/** One delivery routed to the call; provenance as in lib/audit/import-mark (imported rows only report times). */
+export type DeliverySummary = DeliveryProvenance & {
   id: number;
-  receivedAt: string;
   outcome: string;
   httpStatus: number;
   reason: string | null;
@@ -128,8 +130,6 @@ export type DeliverySummary = {
   contentType: string | null;
   rawBodyTruncated: boolean;
   resultId: number | null;
-  remoteAddress: string | null;
-  webhookId: string | null;
 };
 
 export type CallEventView = { id: number; kind: string; occurredAt: string; text: string | null; layer: string | null; source: string };
@@ -142,7 +142,12 @@ export type CallDetail = {
   deliveries: DeliverySummary[];
   deliveriesOmitted: number;
   events: CallEventView[];
+  /** Every value masked in this DTO (its strings are masked on the server); each is revealed on request. */
+  secrets: MaskedSecret[];
 };
+
+/** GET /api/results/{id}/masked-text: the whole text with its secrets masked, and what was masked. */
+export type MaskedResultText = { id: number; text: string; secrets: MaskedSecret[] };
 
 /** GET /api/calls/{id}/deliveries/{deliveryId}/body answers the raw bytes; these headers describe them. */
 export const DELIVERY_TRUNCATED_HEADER = "x-toolscope-body-truncated";

@@ -3,6 +3,7 @@
 // Large values are cut here (texts at TEXT_HEAD_LIMIT, JSON trees at JSON_VALUE_LIMIT) so a 5 MB
 // result never travels to the browser unasked.
 import "server-only";
+import { maskDto, SecretMasker } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { hasInexactNumbers, prettyJsonLossless } from "../formats/lossless-json.ts";
 import { AppError } from "../http/app-error.ts";
@@ -27,6 +28,7 @@ import {
   type CallInfo,
   type EnvelopeView,
   type JsonPreview,
+  type MaskedResultText,
   type McpView,
   type ResultDetail,
   type TextHead,
@@ -205,13 +207,13 @@ async function requireCall(db: Database, callRowId: number): Promise<CallRow> {
   return call;
 }
 
-/** GET /api/calls/{id}?view=call and the timeline's expanded row: the call alone. */
+/** GET /api/calls/{id}?view=call and the timeline's expanded row: the call alone, secrets masked. */
 export async function getCallInfo(options: { callRowId: number; database?: Database }): Promise<CallInfo> {
   const db = options.database ?? (await getDatabase());
-  return toCallInfo(await requireCall(db, options.callRowId));
+  return maskDto(toCallInfo(await requireCall(db, options.callRowId))).value;
 }
 
-/** GET /api/calls/{id} and the /calls/{id} page: the call, its newest results analysed, its deliveries. */
+/** GET /api/calls/{id} and the /calls/{id} page: the call, its newest results analysed, its deliveries; secrets masked. */
 export async function getCallDetail(options: { callRowId: number; database?: Database }): Promise<CallDetail> {
   const db = options.database ?? (await getDatabase());
   const call = await requireCall(db, options.callRowId);
@@ -224,7 +226,8 @@ export async function getCallDetail(options: { callRowId: number; database?: Dat
   ]);
   const schema = parseJson(call.outputSchemaJson);
   const contents = resultContentOf(await findResultEvents(db.client, results.map((row) => row.id)), call.vendor);
-  return {
+  // Analysed on the exact text (flags count what is there), then every string masked before it leaves.
+  const { value, secrets } = maskDto({
     call: toCallInfo(call),
     results: results.map((row) => toResultDetail(row, schema.ok ? schema.value : undefined, contents.get(row.id) ?? null)),
     resultsOmitted: Math.max(0, resultTotal - results.length),
@@ -238,7 +241,8 @@ export async function getCallDetail(options: { callRowId: number; database?: Dat
       layer: event.kind === "error" ? errorLayer(event.dataJson) : null,
       source: event.source,
     })),
-  };
+  });
+  return { ...value, secrets };
 }
 
 /** GET /api/results/{id}/text: the exact bytes the stored sha256 covers. */
@@ -247,6 +251,19 @@ export async function getResultText(options: { resultId: number; database?: Data
   const row = await findResultText(db.client, options.resultId);
   if (!row) throw new AppError("not_found", `No result with id ${options.resultId}`);
   return { id: row.id, bytes: textBytes(decodeStoredText(row.text, row.textEscaped)), sha256: row.textSha256 };
+}
+
+/**
+ * GET /api/results/{id}/masked-text: a result's whole text as pages show it (secrets masked, with the list for
+ * reveals) — for "show all" and the timeline; the exact bytes stay on /api/results/{id}/text.
+ */
+export async function getMaskedResultText(options: { resultId: number; database?: Database }): Promise<MaskedResultText> {
+  const db = options.database ?? (await getDatabase());
+  const row = await findResultText(db.client, options.resultId);
+  if (!row) throw new AppError("not_found", `No result with id ${options.resultId}`);
+  const masker = new SecretMasker();
+  const text = masker.text(decodeStoredText(row.text, row.textEscaped));
+  return { id: row.id, text, secrets: masker.secrets };
 }
 
 /** GET /api/calls/{id}/deliveries/{deliveryId}/body: a delivery's raw bytes exactly as received. */

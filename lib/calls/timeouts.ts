@@ -1,6 +1,8 @@
 // Deadlines: a call whose deadline passes without a result becomes timed_out (a late result is still
 // recorded, see lib/ingest/decide-delivery.ts). The server sweeps periodically.
 import "server-only";
+import { isTransientDatabaseError } from "../db/errors.ts";
+import { AppError } from "../http/app-error.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { findOverdueCalls, markTimedOut } from "./timeout-repository.ts";
 
@@ -22,7 +24,12 @@ export function startDeadlineSweeper(intervalMs: number): () => void {
     if (running) return;
     running = true;
     sweepTimedOutCalls()
-      .catch((error: unknown) => console.error("[toolscope] deadline sweep failed", error))
+      .catch((error: unknown) => {
+        // A locked or unreachable database: one line, and the next tick tries again.
+        if (error instanceof AppError && error.code === "unavailable") console.warn(`[toolscope] deadline sweep skipped: ${error.message}`);
+        else if (isTransientDatabaseError(error)) console.warn("[toolscope] deadline sweep skipped: the database is busy or unreachable");
+        else console.error("[toolscope] deadline sweep failed", error);
+      })
       .finally(() => {
         running = false;
       });

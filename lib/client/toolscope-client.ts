@@ -9,6 +9,8 @@ export type ToolscopeClientOptions = {
   baseUrl: string;
   /** Signs callbacks (and events) when set: `whsec_…` as in TOOLSCOPE_CALLBACK_SECRET. */
   secret?: string;
+  /** An ingest API key (`tsk_…`), needed when the server runs in exposed mode (TOOLSCOPE_SECRET set). */
+  apiKey?: string;
   fetch?: typeof fetch;
 };
 
@@ -46,6 +48,7 @@ export function createToolscopeClient(options: ToolscopeClientOptions) {
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (options.secret) Object.assign(headers, signatureHeaders(options.secret, body));
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     const response = await doFetch(`${base}${path}`, { method: "POST", headers, body });
     const parsed: unknown = await response.json().catch(() => null);
     if (!response.ok && response.status !== 207) throw new ToolscopeError(response.status, parsed);

@@ -5,6 +5,7 @@
 import "server-only";
 import { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
+import { recordAccess } from "../audit/service.ts";
 import { parseQuery, rowIdSchema } from "../http/query.ts";
 import { bytesReply, jsonReply } from "../http/reply.ts";
 import { getDeliveryBody, getDeliveryRawBytes, listDeliveries, parseDeliveryQuery } from "./service.ts";
@@ -32,9 +33,10 @@ export const deliveryBodyEndpoint = endpoint<{ id: string }>({
 export const deliveryRawEndpoint = endpoint<{ id: string }>({
   name: "GET /api/deliveries/{id}/raw",
   access: "read",
-  async handle(_request, params) {
+  async handle(_request, params, { principal }) {
     const { id } = parseQuery(idParams, params);
     const raw = await getDeliveryRawBytes({ id });
+    await recordAccess({ principal, action: "raw", target: `delivery:${id}` });
     return bytesReply(raw.bytes, {
       "content-type": "application/octet-stream",
       "content-disposition": `attachment; filename="${raw.filename}"`,

@@ -1,14 +1,17 @@
 // Prisma access for the callback audit log: pages of Delivery rows (never their bodies), outcome counts, one body.
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
+import { provenanceOf, type DeliveryOrigin } from "../audit/import-mark.ts";
+import { DELIVERY_AUDIT } from "../db/selects.ts";
 import type { AuditOutcome, DeliveryCursor, DeliveryRow } from "./schemas.ts";
 
-export type DeliveryFilters = { outcome?: AuditOutcome; groupId?: string };
+export type DeliveryFilters = { outcome?: AuditOutcome; groupId?: string; origin?: DeliveryOrigin };
 
 function whereOf(filters: DeliveryFilters) {
   return {
     ...(filters.outcome ? { outcome: filters.outcome } : {}),
     ...(filters.groupId ? { groupId: filters.groupId } : {}),
+    ...(filters.origin === "received" ? { importedAt: null } : filters.origin === "imported" ? { importedAt: { not: null } } : {}),
   };
 }
 
@@ -25,25 +28,12 @@ export async function findDeliveries(db: ModelClient, options: { filters: Delive
     },
     orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
     take: options.limit,
-    select: {
-      id: true,
-      receivedAt: true,
-      outcome: true,
-      httpStatus: true,
-      reason: true,
-      groupId: true,
-      callKey: true,
-      toolCallId: true,
-      resultId: true,
-      contentType: true,
-      bodyBytes: true,
-      bodySha256: true,
-      rawBodyTruncated: true,
-      remoteAddress: true,
-      webhookId: true,
-    },
+    select: { ...DELIVERY_AUDIT, groupId: true, callKey: true, toolCallId: true },
   });
-  return rows.map((row) => ({ ...row, receivedAt: row.receivedAt.toISOString() }));
+  return rows.map(({ receivedAt, remoteAddress, webhookId, importedAt, importedBy, ...row }) => ({
+    ...row,
+    ...provenanceOf({ receivedAt: receivedAt.toISOString(), remoteAddress, webhookId, importedAt: importedAt?.toISOString() ?? null, importedBy }),
+  }));
 }
 
 export async function findExistingThreads(db: ModelClient, groupIds: string[]): Promise<Set<string>> {
@@ -52,7 +42,7 @@ export async function findExistingThreads(db: ModelClient, groupIds: string[]): 
   return new Set(threads.map((t) => t.groupId));
 }
 
-export async function countDeliveriesByOutcome(db: ModelClient, filters: { groupId?: string } = {}): Promise<Map<string, number>> {
+export async function countDeliveriesByOutcome(db: ModelClient, filters: Omit<DeliveryFilters, "outcome"> = {}): Promise<Map<string, number>> {
   const groups = await db.delivery.groupBy({ by: ["outcome"], where: whereOf(filters), _count: { _all: true } });
   return new Map(groups.map((g) => [g.outcome, g._count._all]));
 }

@@ -1,6 +1,8 @@
 // The callback audit log (Delivery rows): filter and cursor parameters, and the DTOs of the service, the API
 // routes and the components. Client-safe.
 import { z } from "zod";
+import type { MaskedSecret } from "../audit/schemas.ts";
+import { DELIVERY_ORIGINS, type DeliveryOrigin, type DeliveryProvenance } from "../audit/import-mark.ts";
 import { DELIVERY_OUTCOMES, type DeliveryOutcome } from "../ingest/outcomes.ts";
 
 /** The audit log's outcomes, the same list ingestion writes. */
@@ -16,6 +18,7 @@ export const deliveryCursorSchema = z.string().regex(/^\d{1,15}\.\d{1,15}$/, "cu
 export const deliveryQuerySchema = z.object({
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
   group: z.string().min(1).max(ID_MAX).optional().describe("The group_id the delivery named (thread id)"),
+  origin: z.enum(DELIVERY_ORIGINS).optional().describe("received: POSTed to this server's callback route; imported: written by an import"),
   cursor: deliveryCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
@@ -23,8 +26,8 @@ export type DeliveryQuery = z.infer<typeof deliveryQuerySchema>;
 
 export type DeliveryCursor = { receivedAt: Date; id: number };
 
-export function encodeDeliveryCursor(row: { receivedAt: string; id: number }): string {
-  return `${Date.parse(row.receivedAt)}.${row.id}`;
+export function encodeDeliveryCursor(row: { loggedAt: string; id: number }): string {
+  return `${Date.parse(row.loggedAt)}.${row.id}`;
 }
 
 export function decodeDeliveryCursor(cursor: string): DeliveryCursor {
@@ -32,9 +35,13 @@ export function decodeDeliveryCursor(cursor: string): DeliveryCursor {
   return { receivedAt: new Date(Number(ms)), id: Number(id) };
 }
 
-export type DeliveryRow = {
+/**
+ * One audit row. Its provenance fields (`origin`, `receivedAt`, `remoteAddress`, `webhookId`, `imported`,
+ * `loggedAt`) come from lib/audit/import-mark: an imported row's observed-only fields are null and what the
+ * import claimed sits under `imported.reported`.
+ */
+export type DeliveryRow = DeliveryProvenance & {
   id: number;
-  receivedAt: string;
   outcome: string;
   httpStatus: number;
   reason: string | null;
@@ -49,13 +56,11 @@ export type DeliveryRow = {
   bodyBytes: number;
   bodySha256: string | null;
   rawBodyTruncated: boolean;
-  remoteAddress: string | null;
-  webhookId: string | null;
 };
 
 export type DeliveryPage = {
   generatedAt: string;
-  filters: { outcome?: AuditOutcome; group?: string };
+  filters: { outcome?: AuditOutcome; group?: string; origin?: DeliveryOrigin };
   cursor: string | null;
   items: DeliveryRow[];
   /** The cursor of the next (older) page, or null on the last page. */
@@ -70,8 +75,13 @@ export type DeliveryBody = {
   /** Bytes the sender sent; the stored prefix is shorter when the body was over the size limit. */
   bodyBytes: number;
   storedBytes: number;
-  /** The stored bytes decoded as UTF-8 (invalid sequences become U+FFFD), at most `DISPLAY_LIMIT_BYTES` of them. */
+  /**
+   * The stored bytes decoded as UTF-8 (invalid sequences become U+FFFD), at most `DISPLAY_LIMIT_BYTES` of them,
+   * secrets masked (lib/audit/mask); the exact bytes are GET /api/deliveries/{id}/raw.
+   */
   text: string;
+  /** The values masked in `text`, each revealed on request (POST /api/secrets/reveal, scope delivery). */
+  secrets: MaskedSecret[];
   shownBytes: number;
   validUtf8: boolean;
   truncatedAtReceipt: boolean;

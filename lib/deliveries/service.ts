@@ -1,6 +1,7 @@
 // The callback audit log for the /deliveries page and its API routes: filtered, cursor-paginated pages of
 // deliveries (newest first) and, on demand, one delivery's exact stored bytes or their UTF-8 text.
 import "server-only";
+import { SecretMasker } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { nonEmptyValues, parseQuery, parseQueryLenient } from "../http/query.ts";
@@ -20,7 +21,7 @@ import {
 export type SearchParamsRecord = Record<string, string | string[] | undefined>;
 
 /**
- * Reads `?outcome=&group=&cursor=&limit=` (empty values mean "any"). Strict (API): a bad value is the one
+ * Reads `?outcome=&group=&origin=&cursor=&limit=` (empty values mean "any"). Strict (API): a bad value is the one
  * 422 naming the parameter. Lenient (page): bad values are dropped and named in `ignored`.
  */
 export function parseDeliveryQuery(params: SearchParamsRecord, mode: "strict" | "lenient"): { query: DeliveryQuery; ignored: string[] } {
@@ -33,10 +34,10 @@ export async function listDeliveries(options: { query: DeliveryQuery; database?:
   const db = options.database ?? (await getDatabase());
   const { query } = options;
   const limit = query.limit ?? DELIVERY_PAGE_SIZE;
-  const filters = { outcome: query.outcome, groupId: query.group };
+  const filters = { outcome: query.outcome, groupId: query.group, origin: query.origin };
   const [rows, counts] = await Promise.all([
     findDeliveries(db.client, { filters, cursor: query.cursor ? decodeDeliveryCursor(query.cursor) : null, limit: limit + 1 }),
-    countDeliveriesByOutcome(db.client, { groupId: query.group }),
+    countDeliveriesByOutcome(db.client, { groupId: query.group, origin: query.origin }),
   ]);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -44,7 +45,7 @@ export async function listDeliveries(options: { query: DeliveryQuery; database?:
   const threads = await findExistingThreads(db.client, groupIds);
   return {
     generatedAt: (options.now ?? new Date()).toISOString(),
-    filters: { ...(query.outcome ? { outcome: query.outcome } : {}), ...(query.group ? { group: query.group } : {}) },
+    filters: { ...(query.outcome ? { outcome: query.outcome } : {}), ...(query.group ? { group: query.group } : {}), ...(query.origin ? { origin: query.origin } : {}) },
     cursor: query.cursor ?? null,
     items: page.map((row) => ({ ...row, threadExists: row.groupId !== null && threads.has(row.groupId) })),
     nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last) : null,
@@ -67,7 +68,7 @@ async function storedBody(id: number, database?: Database) {
   return { ...row, bytes: row.rawBody ?? new Uint8Array() };
 }
 
-/** One delivery's stored body as text for the raw view (never parsed, never rendered as HTML by the page). */
+/** One delivery's stored body as masked text for the body view (never parsed, never rendered as HTML by the page). */
 export async function getDeliveryBody(options: { id: number; database?: Database }): Promise<DeliveryBody> {
   const row = await storedBody(options.id, options.database);
   const { bytes } = row;
@@ -75,17 +76,20 @@ export async function getDeliveryBody(options: { id: number; database?: Database
   // stream: true leaves a character cut at the display limit undecoded instead of turning it into U+FFFD.
   const shown = bytes.subarray(0, DISPLAY_LIMIT_BYTES);
   const text = bytes.length > DISPLAY_LIMIT_BYTES ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(shown, { stream: true }) : full.text;
+  const masker = new SecretMasker();
   return {
     id: row.id,
     contentType: row.contentType,
     bodyBytes: row.bodyBytes,
     storedBytes: bytes.length,
-    text,
+    text: masker.text(text),
+    secrets: masker.secrets,
     shownBytes: shown.length,
     validUtf8: full.valid,
     truncatedAtReceipt: row.rawBodyTruncated,
     bodySha256: row.bodySha256,
-    sha256Verified: row.bodySha256 === null ? null : sha256Hex(bytes) === row.bodySha256,
+    // A refused delivery keeps only a prefix; its sha256 is the whole body's, which the prefix cannot verify.
+    sha256Verified: row.bodySha256 === null || row.rawBodyTruncated ? null : sha256Hex(bytes) === row.bodySha256,
   };
 }
 

@@ -1,9 +1,9 @@
 // The runtime's side of a trace (POST /api/events), modelled on the seeds' four phases and the
 // agent-response stream. zod is the one source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
-import { identifier } from "../ingest/schemas.ts";
+import { groupIdentifier, identifier } from "../ingest/schemas.ts";
 
-const groupId = identifier().describe("Conversation thread identifier (the callback's group_id)");
+const groupId = groupIdentifier().describe("Conversation thread identifier (the callback's group_id)");
 const callKey = identifier().describe("Tool call identifier, unique within the thread (the callback's id)");
 const common = {
   group_id: groupId,

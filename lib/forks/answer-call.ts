@@ -10,7 +10,8 @@ import { sha256Hex } from "../results/hash.ts";
 import { MANUAL_SOURCE, RECORDING_SOURCE } from "../traces/event-kinds.ts";
 import { recordingContext } from "./fork-view.ts";
 import { argumentsKey, matchRecording } from "./recording.ts";
-import { findForkRun, findRunCalls, writeForkResult } from "./repository.ts";
+import { findForkRun } from "./repository.ts";
+import { findRunCalls, writeForkResult } from "./answers-repository.ts";
 import type { AnswerCallInput, ForkAnswer } from "./schemas.ts";
 
 function parseJson(text: string | null): unknown {

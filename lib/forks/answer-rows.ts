@@ -6,7 +6,7 @@ import { parseTranscript } from "../formats/detect.ts";
 import { describeArguments } from "../events/service.ts";
 import { sha256Hex } from "../results/hash.ts";
 import type { ModelApi } from "../models/schemas.ts";
-import type { AnswerEventRow } from "./repository.ts";
+import type { AnswerEventRow } from "./answers-repository.ts";
 
 export type AnswerRows = { rows: AnswerEventRow[]; toolCalls: number; issues: { path: string; message: string; raw?: unknown }[] };
 

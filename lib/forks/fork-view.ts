@@ -1,26 +1,15 @@
 // Reading forks: one fork's state for its page and GET /api/threads/{groupId}/fork (turns with streamed output and
 // usage, the calls the model asked for with how each can be answered), and the forks of a thread.
 import "server-only";
+import { maskDto } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { EMPTY_LIVE_OUTPUT, type LiveOutput, type ModelApi } from "../models/schemas.ts";
 import { readModelTargets, type Environment } from "../models/targets.ts";
 import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { argumentsKey, matchRecording } from "./recording.ts";
-import {
-  failStaleTurns,
-  findForkRun,
-  findHistoryCallKeys,
-  findRecordedCalls,
-  findRunCalls,
-  findThreadId,
-  listForksOf,
-  listTurns,
-  type ForkCallRow,
-  type ForkRunRow,
-  type RecordedCall,
-  type TurnRow,
-} from "./repository.ts";
+import { failStaleTurns, findForkRun, findThreadId, listForksOf, listTurns, type ForkRunRow, type TurnRow } from "./repository.ts";
+import { findHistoryCallKeys, findRecordedCalls, findRunCalls, type ForkCallRow, type RecordedCall } from "./answers-repository.ts";
 import { STALE_TURN_MS } from "./run-turn.ts";
 import { MODEL_APIS } from "../models/schemas.ts";
 import { z } from "zod";
@@ -166,7 +155,8 @@ export async function getFork(options: { groupId: string; database?: Database; e
   const configured = readModelTargets(options.env).targets.some((target) => target.name === run.target);
   const blocked = continueBlocked(run, completedTurns, pendingCallKeys, configured);
   const edits = storedEdits.safeParse(parseJson(run.editsJson));
-  return {
+  // Every string masked before it reaches the page or its poll (lib/audit/mask); the fork's replay reveals.
+  return maskDto<ForkView>({
     groupId: run.groupId,
     forkOf: { groupId: run.forkOfGroupId ?? "", atStep: run.forkAtStep ?? 0, exists: run.forkOfId !== null },
     target: { name: run.target, api: isApi(run.api) ? run.api : "openai-chat", model: run.model, configured },
@@ -183,7 +173,7 @@ export async function getFork(options: { groupId: string; database?: Database; e
     continueBlocked: blocked,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
-  };
+  }).value;
 }
 
 export type ForkLinks = ForkLinksView;

@@ -1,6 +1,6 @@
 // Which recorded call of the original answers a fork's call: the same tool with the same arguments (JSON
 // compared by value, key order aside; other text compared exactly). Pure.
-import type { RecordedCall } from "./repository.ts";
+import type { RecordedCall } from "./answers-repository.ts";
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;

@@ -15,7 +15,8 @@ import { sha256Hex } from "../results/hash.ts";
 import { MODEL_SOURCE } from "../traces/event-kinds.ts";
 import { getReplayTrace } from "../traces/replay-thread.ts";
 import { answerRows } from "./answer-rows.ts";
-import { appendAnswer, closeTurn, existingCallKeys, isCancelRequested, openTurn, writeTurnProgress, type ForkRunRow, type TurnOutcome } from "./repository.ts";
+import { closeTurn, isCancelRequested, openTurn, writeTurnProgress, type ForkRunRow, type TurnOutcome } from "./repository.ts";
+import { appendAnswer, existingCallKeys } from "./answers-repository.ts";
 
 /** How often a running turn writes what arrived (the page polls it). */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -89,7 +90,7 @@ function usageColumns({ usage }: ModelAnswer): TurnOutcome["usage"] {
 
 type RunningTurn = TurnOptions & { turnId: number; history: Record<string, unknown>; step: number; declarations: Awaited<ReturnType<typeof getReplayTrace>>["declarations"] };
 
-// Long on purpose: the turn's whole life (progress, heartbeat, answer, failure) reads best in one place.
+// The turn's whole life: progress and heartbeat while the model streams, then the outcome (recordOutcome).
 async function runTurn(turn: RunningTurn): Promise<void> {
   const { db, run, target, apiKey } = turn;
   const controller = new AbortController();
@@ -159,6 +160,12 @@ async function runTurn(turn: RunningTurn): Promise<void> {
     await writing;
   }
 
+  await recordOutcome(turn, answer, outcome, runStatus);
+}
+
+/** Closes the turn and, when the model answered, appends its events and calls to the fork's thread. */
+async function recordOutcome(turn: RunningTurn, answer: ModelAnswer | null, outcome: TurnOutcome, runStatus: string): Promise<void> {
+  const { db, run, target } = turn;
   const at = new Date();
   await db.transaction(async (tx) => {
     if (answer === null) {

@@ -1,7 +1,7 @@
 // Forks over HTTP and in the pages: the request and answer shapes (zod, the one source for validation, types and
 // the OpenAPI document) and the DTOs the fork pages receive. Client-safe.
 import { z } from "zod";
-import { displaySegmentSchema, identifier } from "../ingest/schemas.ts";
+import { displaySegmentSchema, groupIdentifier, identifier } from "../ingest/schemas.ts";
 import { MODEL_APIS } from "../models/schemas.ts";
 
 export const FORK_STATUSES = ["running", "awaiting_results", "finished", "step_limit", "failed", "cancelled"] as const;
@@ -52,7 +52,7 @@ export const createForkSchema = z
     model: z.string().min(1).max(100).describe("A target name from TOOLSCOPE_MODELS"),
     edits: z.array(forkEditSchema).max(1000).default([]),
     max_turns: z.number().int().min(1).max(MAX_MAX_TURNS).default(DEFAULT_MAX_TURNS).describe("The run stops after this many model turns"),
-    group_id: identifier().optional().describe("The fork's group_id (default: fork-<random>)"),
+    group_id: groupIdentifier().optional().describe("The fork's group_id (default: fork-<random>)"),
     wait: z.boolean().default(true).describe("true: answer 201 once the first model turn is stored; false: answer 202 at once, the turn runs on the server"),
   })
   .meta({ id: "CreateFork" });

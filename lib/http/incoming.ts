@@ -6,6 +6,7 @@
 // undici (measured: 35k req/s raw vs 8k req/s through Request/Response on a 2-core machine), which alone
 // would take a quarter of a core at the ingestion targets. This type is the part of Request handlers use.
 import type { IncomingMessage } from "node:http";
+import { BodyReservation } from "./inflight.ts";
 import { readNodeBody, readWebBody, type BodyRead } from "./read-body.ts";
 
 export type { BodyRead };
@@ -21,16 +22,20 @@ export type IncomingRequest = {
   receivedAt: Date;
   /** Reads the body once, cutting it at `limit` bytes (the prefix is kept, the rest is never buffered). */
   readBody(limit: number): Promise<BodyRead>;
+  /** Gives the body's bytes back to the process's in-flight budget (inflight.ts); the pipeline calls it once answered. */
+  releaseBody(): void;
 };
 
 export function fromWebRequest(request: Request): IncomingRequest {
+  const reservation = new BodyReservation();
   return {
     method: request.method,
     url: new URL(request.url),
     headers: request.headers,
     remoteAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null,
     receivedAt: new Date(),
-    readBody: (limit) => readWebBody(request, limit),
+    readBody: (limit) => readWebBody(request, limit, reservation),
+    releaseBody: () => reservation.release(),
   };
 }
 
@@ -44,12 +49,14 @@ class NodeHeaders implements HeaderReader {
 }
 
 export function fromNodeRequest(req: IncomingMessage, url: URL): IncomingRequest {
+  const reservation = new BodyReservation();
   return {
     method: req.method ?? "GET",
     url,
     headers: new NodeHeaders(req),
     remoteAddress: req.socket.remoteAddress ?? null,
     receivedAt: new Date(),
-    readBody: (limit) => readNodeBody(req, limit),
+    readBody: (limit) => readNodeBody(req, limit, reservation),
+    releaseBody: () => reservation.release(),
   };
 }

@@ -1,6 +1,7 @@
 // Reads a request body with the size limit enforced while it streams in: an oversized body is cut off at
 // the limit (its prefix kept for the audit log) instead of being buffered whole.
 import type { IncomingMessage } from "node:http";
+import type { BodyReservation } from "./inflight.ts";
 
 export type BodyRead = { body: Buffer; receivedBytes: number; tooLarge: boolean };
 
@@ -18,7 +19,7 @@ export function declaredLength(value: string | null | undefined): number | null 
 }
 
 /** Node request (the lean server path). */
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+export function readNodeBody(req: IncomingMessage, limit: number, reservation?: BodyReservation): Promise<BodyRead> {
   const declared = declaredLength(req.headers["content-length"]);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -37,6 +38,15 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
     }
     req.on("data", (chunk: Buffer) => {
       if (done) return;
+      try {
+        reservation?.reserve(chunk.length);
+      } catch (error) {
+        // Over the in-flight cap: stop reading; the 503 closes the connection (its body was not read).
+        done = true;
+        req.pause();
+        reject(error);
+        return;
+      }
       received += chunk.length;
       if (received > limit) {
         const kept = Buffer.concat(chunks);
@@ -60,7 +70,7 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
 }
 
 /** Web Request (the Next route, used by `next dev`). */
-export async function readWebBody(request: Request, limit: number): Promise<BodyRead> {
+export async function readWebBody(request: Request, limit: number, reservation?: BodyReservation): Promise<BodyRead> {
   const declared = declaredLength(request.headers.get("content-length"));
   if (declared !== null && declared > limit) {
     await request.body?.cancel();
@@ -75,6 +85,12 @@ export async function readWebBody(request: Request, limit: number): Promise<Body
       throw new RequestAborted(received);
     });
     if (done) break;
+    try {
+      reservation?.reserve(value.byteLength);
+    } catch (error) {
+      await reader.cancel();
+      throw error;
+    }
     received += value.byteLength;
     if (received > limit) {
       await reader.cancel();

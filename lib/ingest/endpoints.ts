@@ -9,7 +9,7 @@ import { acceptToolResult } from "./service.ts";
 export const callbackEndpoint = endpoint({
   name: "POST /api/callback",
   access: "callback",
-  async handle(request) {
+  async handle(request, _params, { principal }) {
     const read = await request.readBody(config().maxBodyBytes);
     const reply = await acceptToolResult({
       ...read,
@@ -17,7 +17,9 @@ export const callbackEndpoint = endpoint({
       signature: { id: request.headers.get("webhook-id"), timestamp: request.headers.get("webhook-timestamp"), signature: request.headers.get("webhook-signature") },
       remoteAddress: request.remoteAddress,
       receivedAt: request.receivedAt,
+      authenticated: principal.kind === "key" || principal.kind === "user",
     });
-    return { ...jsonReply(reply.status, reply.body), closeConnection: read.tooLarge };
+    const retryAfter: Record<string, string> = reply.retryAfterSeconds ? { "retry-after": String(Math.ceil(reply.retryAfterSeconds)) } : {};
+    return { ...jsonReply(reply.status, reply.body, retryAfter), closeConnection: read.tooLarge };
   },
 });

@@ -13,6 +13,19 @@ export function identifier(max = ID_MAX) {
   return z.string().min(1).max(max).refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" });
 }
 
+/**
+ * "." and ".." cannot be reached by any URL (clients and servers resolve them as path segments, %2E too), so
+ * a thread named that way could never be opened: refused (422) at every way in.
+ */
+export function isDotSegment(value: string): boolean {
+  return value === "." || value === "..";
+}
+
+/** A thread's group_id: an identifier that a URL can address. */
+export function groupIdentifier(max = ID_MAX) {
+  return identifier(max).refine((value) => !isDotSegment(value), { message: 'must not be "." or ".." (no URL can address such a thread)' });
+}
+
 export const displaySegmentSchema = z
   .looseObject({
     type: z.string().describe('Segment type; "text" and "diff" are defined, others are skipped by renderers'),
@@ -23,7 +36,7 @@ export const displaySegmentSchema = z
 export const callbackMessageSchema = z
   .looseObject({
     type: z.literal("tool_result", { error: 'type must be "tool_result"' }),
-    group_id: identifier().describe("Conversation thread identifier of the original invocation"),
+    group_id: groupIdentifier().describe("Conversation thread identifier of the original invocation"),
     id: identifier().describe("Tool call identifier of the original invocation"),
     call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
     text: z.string().describe("Result content: plain text or JSON-encoded data, stored byte-for-byte"),
@@ -52,7 +65,7 @@ function isWebUrl(value: string): boolean {
 export const oauthMessageSchema = z
   .looseObject({
     type: z.literal("oauth", { error: 'type must be "tool_result" or "oauth"' }),
-    group_id: identifier().describe("Conversation thread identifier of the original invocation"),
+    group_id: groupIdentifier().describe("Conversation thread identifier of the original invocation"),
     id: identifier().describe("Tool call identifier of the original invocation"),
     call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
     auth_url: z

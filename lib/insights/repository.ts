@@ -3,13 +3,15 @@
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
 
-export async function countResults(db: ModelClient): Promise<{ total: number; withEnvelope: number; withConfidence: number }> {
-  const [total, withEnvelope, withConfidence] = await Promise.all([
-    db.toolResult.count(),
-    db.toolResult.count({ where: { envelopeKind: { not: null } } }),
-    db.toolResult.count({ where: { confidence: { not: null } } }),
-  ]);
-  return { total, withEnvelope, withConfidence };
+/**
+ * Results, and those with an envelope. Counted as total − those without (a range of the envelopeKind index over
+ * its NULLs), so the index entries of every enveloped result are not walked (issue 13: insights at 1M results).
+ */
+export async function countResults(db: ModelClient): Promise<{ total: number; withEnvelope: number }> {
+  // The total from the trigger-kept tally (RowTally): a count(*) walks a million index entries.
+  const [tally, withoutEnvelope] = await Promise.all([db.rowTally.findUnique({ where: { key: "results" } }), db.toolResult.count({ where: { envelopeKind: null } })]);
+  const total = tally?.count ?? 0;
+  return { total, withEnvelope: total - withoutEnvelope };
 }
 
 /** Results with from ≤ confidence < to (≤ to when `includeTo`): one range scan of the confidence index each. */
@@ -21,20 +23,25 @@ export async function countConfidenceOutOfRange(db: ModelClient): Promise<number
   return db.toolResult.count({ where: { OR: [{ confidence: { lt: 0 } }, { confidence: { gt: 1 } }] } });
 }
 
+/** Results per nextAction, from the trigger-kept tallies (RowTally 'results.nextAction:<action>'). */
 export async function countNextActions(db: ModelClient): Promise<Map<string, number>> {
-  const groups = await db.toolResult.groupBy({ by: ["nextAction"], where: { nextAction: { not: null } }, _count: { _all: true } });
-  return new Map(groups.flatMap((g) => (g.nextAction === null ? [] : [[g.nextAction, g._count._all] as const])));
+  const prefix = "results.nextAction:";
+  const rows = await db.rowTally.findMany({ where: { key: { startsWith: prefix } }, select: { key: true, count: true } });
+  return new Map(rows.map((row) => [row.key.slice(prefix.length), row.count]));
 }
 
 export type ErrorGroup = { toolName: string; errorType: string | null; errorSource: string | null; count: number };
 
-/** Error results per (tool, envelope error type, error signal). The tool name lives on the call, hence the join. */
+/**
+ * Errored calls per (tool, error type, error signal), by each call's newest result: the explorer's columns
+ * (explorer_calls migration), so the count is one range of a covering index and every bar drills into /calls
+ * with exactly these calls.
+ */
 export async function countErrorsByTool(db: ModelClient): Promise<ErrorGroup[]> {
   const rows = await db.$queryRaw<{ toolName: string; errorType: string | null; errorSource: string | null; count: number | bigint | string }[]>`
-    SELECT c."toolName" AS "toolName", r."errorType" AS "errorType", r."errorSource" AS "errorSource", COUNT(*) AS "count"
-    FROM "ToolResult" r JOIN "ToolCall" c ON c."id" = r."toolCallId"
-    WHERE r."isError" = TRUE
-    GROUP BY c."toolName", r."errorType", r."errorSource"`;
+    SELECT "toolName" AS "toolName", "resultErrorType" AS "errorType", "resultErrorSource" AS "errorSource", COUNT(*) AS "count"
+    FROM "ToolCall" WHERE "resultIsError" = TRUE
+    GROUP BY "toolName", "resultErrorType", "resultErrorSource"`;
   // COUNT(*) is a bigint on PostgreSQL and a number on SQLite.
   return rows.map((row) => ({ toolName: row.toolName, errorType: row.errorType, errorSource: row.errorSource, count: Number(row.count) }));
 }
@@ -49,29 +56,20 @@ export type FinishedCall = { toolName: string; requestedAt: Date; finishedAt: Da
 /**
  * The most recently registered calls that finished (by row id, so the primary key bounds the scan). A call is
  * finished at its first result's arrival: completedAt records the same moment plus the group commit's latency.
+ * One join, not a relation load: Prisma loads a relation with one bound parameter per parent row, and past
+ * SQLite's limit (~1,000 finished calls) the page answered 500 (issue 13).
  */
 export async function findFinishedCalls(db: ModelClient, limit: number): Promise<FinishedCall[]> {
-  const calls = await db.toolCall.findMany({
-    where: { completedAt: { not: null } },
-    orderBy: { id: "desc" },
-    take: limit,
-    select: {
-      toolName: true,
-      requestedAt: true,
-      completedAt: true,
-      results: { where: { ordinal: 0 }, select: { metaDurationMs: true, receivedAt: true }, take: 1 },
-    },
-  });
-  return calls.flatMap((call) =>
-    call.completedAt === null
-      ? []
-      : [
-          {
-            toolName: call.toolName,
-            requestedAt: call.requestedAt,
-            finishedAt: call.results[0]?.receivedAt ?? call.completedAt,
-            metaDurationMs: call.results[0]?.metaDurationMs ?? null,
-          },
-        ],
-  );
+  const rows = await db.$queryRaw<{ toolName: string; requestedAt: Date; completedAt: Date; receivedAt: Date | null; metaDurationMs: number | null }[]>`
+    SELECT c."toolName" AS "toolName", c."requestedAt" AS "requestedAt", c."completedAt" AS "completedAt",
+      r."receivedAt" AS "receivedAt", r."metaDurationMs" AS "metaDurationMs"
+    FROM (SELECT "id", "toolName", "requestedAt", "completedAt" FROM "ToolCall" WHERE "completedAt" IS NOT NULL ORDER BY "id" DESC LIMIT ${limit}) c
+    LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = 0
+    ORDER BY c."id" DESC`;
+  return rows.map((row) => ({
+    toolName: row.toolName,
+    requestedAt: new Date(row.requestedAt),
+    finishedAt: new Date(row.receivedAt ?? row.completedAt),
+    metaDurationMs: row.metaDurationMs === null ? null : Number(row.metaDurationMs),
+  }));
 }

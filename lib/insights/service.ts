@@ -3,6 +3,7 @@
 import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { confidenceBand, NEXT_ACTIONS } from "../results/envelope.ts";
+import { BAND_ADVICE } from "../results/verdict.ts";
 import { percentile } from "./percentile.ts";
 import {
   countConfidenceBetween,
@@ -23,7 +24,7 @@ const BUCKETS = 10;
 /** The error type shown for calls whose deadline passed with no result (they have no result to carry a type). */
 export const DEADLINE_PASSED = "deadline passed";
 
-async function confidenceDistribution(database: Database, total: number): Promise<ConfidenceDistribution> {
+async function confidenceDistribution(database: Database): Promise<ConfidenceDistribution> {
   // Bucket edges are tenths, so the seed's band edges (0.5, 0.8) are bucket edges and each bucket has one band.
   const ranges = Array.from({ length: BUCKETS }, (_, i) => ({ from: i / BUCKETS, to: (i + 1) / BUCKETS, includeTo: i === BUCKETS - 1 }));
   const [counts, outOfRange] = await Promise.all([
@@ -31,11 +32,14 @@ async function confidenceDistribution(database: Database, total: number): Promis
     countConfidenceOutOfRange(database.client),
   ]);
   const buckets: ConfidenceBucket[] = ranges.map((range, i) => ({ from: range.from, to: range.to, count: counts[i] ?? 0, band: confidenceBand(range.from).band }));
+  // The advice is the verdict's (lib/results/verdict), word for word, so the call page and Insights say the same.
   const bands = (["high", "medium", "low"] as const).map((band) => ({
     band,
     count: buckets.filter((b) => b.band === band).reduce((sum, b) => sum + b.count, 0),
-    suggestion: confidenceBand(band === "high" ? 1 : band === "medium" ? 0.5 : 0).suggestion,
+    suggestion: BAND_ADVICE[band],
   }));
+  // Every stored confidence is finite (lib/ingest/result-columns), so these two ranges hold them all.
+  const total = buckets.reduce((sum, b) => sum + b.count, 0) + outOfRange;
   return { buckets, outOfRange, total, bands };
 }
 
@@ -110,7 +114,7 @@ export async function getInsights(options: { database?: Database; now?: Date } =
     countTimedOutByTool(db),
     findFinishedCalls(db, DURATION_SAMPLE_LIMIT),
   ]);
-  const confidence = await confidenceDistribution(database, results.withConfidence);
+  const confidence = await confidenceDistribution(database);
   // Every defined action, in the seed's order, even at zero: an absent bar is information too.
   const nextActions = NEXT_ACTIONS.map((action) => ({ action, count: nextActionCounts.get(action) ?? 0 }));
   const { errorsByTool, errorTypes } = summarizeErrors(errorGroups, timedOut);

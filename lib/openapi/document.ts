@@ -1,6 +1,9 @@
 // The OpenAPI 3.1 document of Toolscope's public HTTP contract, generated from the zod schemas the routes use.
 import { z } from "zod";
+import { revealRequestSchema } from "../audit/schemas.ts";
+import { pruneRequestSchema } from "../lifecycle/schemas.ts";
 import { FORK_NESTED_SCHEMAS, FORK_SCHEMAS, forkPaths } from "../forks/openapi.ts";
+import { explorerQuerySchema } from "../explorer/schemas.ts";
 import { ERROR_STATUS } from "../http/app-error.ts";
 import { importIssueSchema, importQuerySchema, importResultSchema, replayQuerySchema, replayResultSchema } from "../traces/schemas.ts";
 import { acceptedOAuthSchema, acceptedResultSchema, callbackMessageSchema, displaySegmentSchema, oauthMessageSchema } from "../ingest/schemas.ts";
@@ -28,11 +31,19 @@ const errorBodySchema = z.object({
   }),
 });
 
+const healthState = z.enum(["ok", "degraded", "down"]);
 const healthSchema = z.object({
-  status: z.enum(["ok", "degraded"]),
-  database: z.object({ provider: z.enum(["sqlite", "postgresql"]), url: z.string() }),
-  migrations: z.object({ applied: z.array(z.string()), pending: z.array(z.string()), state: z.enum(["up_to_date", "pending"]) }),
-  counts: z.object({ threads: z.number(), calls: z.number(), results: z.number(), deliveries: z.number(), events: z.number() }),
+  status: healthState.describe("ok: 200; degraded (writes refused, or migrations pending) and down (unreachable): 503 with Retry-After"),
+  database: z.object({
+    provider: z.enum(["sqlite", "postgresql"]),
+    url: z.string(),
+    state: healthState,
+    writable: z.boolean(),
+    latencyMs: z.number(),
+    message: z.string().optional(),
+  }),
+  migrations: z.object({ applied: z.array(z.string()), pending: z.array(z.string()), state: z.enum(["up_to_date", "pending", "unknown"]) }),
+  counts: z.object({ threads: z.number(), calls: z.number(), results: z.number(), deliveries: z.number(), events: z.number() }).nullable(),
 });
 
 type JsonSchema = Record<string, unknown>;
@@ -113,6 +124,7 @@ function otlpTracesPath(operationId: string) {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- the document's declarative path table (data, not logic); each domain adds its paths here
 export function buildOpenApiDocument(serverUrl?: string) {
   return {
     openapi: "3.1.0",
@@ -176,7 +188,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
           parameters: queryParameters(importQuerySchema),
           requestBody: {
             required: true,
-            content: { "application/json": { schema: {} }, "application/x-ndjson": { schema: { type: "string" } }, "text/plain": { schema: { type: "string" } } },
+            content: { "application/json": { schema: {} }, "application/x-ndjson": { schema: { type: "string" } }, "text/event-stream": { schema: { type: "string" } } },
           },
           responses: {
             "200": { description: "The same input was imported before; nothing was written", content: { "application/json": { schema: ref("ImportResult") } } },
@@ -204,14 +216,49 @@ export function buildOpenApiDocument(serverUrl?: string) {
           responses: { "200": { description: "History at step N", content: { "application/json": { schema: ref("ReplayResult") } } }, "404": errorResponse("No such thread") },
         },
       },
+      "/api/secrets/reveal": {
+        post: {
+          operationId: "revealSecret",
+          summary: "One value a page shows masked (#fingerprint), found in a call's, thread's or delivery's stored texts; recorded in the access log",
+          requestBody: { required: true, content: { "application/json": { schema: ref("RevealRequest") } } },
+          responses: {
+            "200": { description: "The value, where it was found, and the access record written" },
+            "404": errorResponse("No such masked value in the scopes (masks change on restart: reload the page)"),
+            "422": errorResponse("Bad fingerprint or scope"),
+          },
+        },
+      },
+      "/api/calls": {
+        get: {
+          operationId: "exploreCalls",
+          summary: "Calls across threads: filters, full-text search in arguments and result text, keyset pages (nextCursor)",
+          parameters: queryParameters(explorerQuerySchema),
+          responses: { "200": { description: "One page of calls, each with its verdict", content: { "application/json": { schema: { type: "object" } } } }, "422": errorResponse("A bad filter or cursor: the message names the parameter") },
+        },
+      },
       "/api/health": {
         get: {
           operationId: "getHealth",
           summary: "Status, database kind, migration state and row counts",
           responses: {
             "200": { description: "Healthy", content: { "application/json": { schema: ref("Health") } } },
-            "503": { description: "Migrations pending", content: { "application/json": { schema: ref("Health") } } },
+            "503": { description: "Degraded (writes refused, migrations pending) or down (database unreachable)", content: { "application/json": { schema: ref("Health") } } },
           },
+        },
+      },
+      "/api/storage": {
+        get: {
+          operationId: "getStorage",
+          summary: "Database size, rows per table, oldest data, retention settings and what the next prune removes (access: read)",
+          responses: { "200": { description: "The storage report" } },
+        },
+      },
+      "/api/storage/prune": {
+        post: {
+          operationId: "pruneStorage",
+          summary: "Apply retention now: whole threads and refused deliveries of no thread, in small transactions (access: admin)",
+          requestBody: { required: false, content: { "application/json": { schema: ref("PruneRequest") } } },
+          responses: { "200": { description: "What was removed (or would be, with dry_run)" }, "415": errorResponse("Not JSON"), "422": errorResponse("Invalid request") },
         },
       },
       ...forkPaths(ref, errorResponse),
@@ -219,6 +266,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
     },
     components: {
       schemas: componentSchemas({
+        RevealRequest: revealRequestSchema,
         ToolResultMessage: callbackMessageSchema,
         AcceptedResult: acceptedResultSchema,
         OAuthMessage: oauthMessageSchema,
@@ -227,6 +275,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         EventRecorded: eventRecordedSchema,
         EventBatchResult: batchResultSchema,
         Health: healthSchema,
+        PruneRequest: pruneRequestSchema,
         Error: errorBodySchema,
         ImportResult: importResultSchema,
         ReplayResult: replayResultSchema,
@@ -234,6 +283,9 @@ export function buildOpenApiDocument(serverUrl?: string) {
         ExportTraceServiceResponse: exportTraceServiceResponseSchema,
         OtlpStatus: otlpStatusSchema,
       }),
+      // Exposed mode (TOOLSCOPE_SECRET set): an API key of the endpoint's scope (README "Security"). Local mode checks none.
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "tsk_… API key (ingest, read or admin scope); not needed in local mode" } },
     },
+    security: [{ apiKey: [] }, {}],
   };
 }

@@ -1,7 +1,7 @@
 // OTLP ingest on every backend: spans from the real AI SDK and OTel exporters' serializers become threads;
 // re-sent batches store once; spans arriving out of order (across requests) end in the right thread and order.
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getTimelinePage } from "../threads/service.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
@@ -101,5 +101,37 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
       `call-weather-1@${second.spans[0]?.spanContext().traceId.slice(0, 8)}`,
       `call-fail-1@${second.spans[0]?.spanContext().traceId.slice(0, 8)}`,
     ]);
+  });
+
+  it("puts a model call before the tool it requested when their traces start in the same millisecond", async () => {
+    // Spans started without a parent get a trace each; SDKs stamp milliseconds, so the two traces tie on
+    // start time and their ids alone would order them at random (the tool first: a second, pending call).
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("tie");
+    const startTime = new Date();
+    for (let run = 0; run < 8; run += 1) {
+      const conversation = { "gen_ai.conversation.id": `conv-tie-${run}-${Date.now()}` };
+      const output = [{ role: "assistant", parts: [{ type: "tool_call", id: "call_tie", name: "get_time", arguments: {} }] }];
+      tracer.startSpan("chat m", { startTime, attributes: { ...conversation, "gen_ai.operation.name": "chat", "gen_ai.output.messages": JSON.stringify(output) } }).end(startTime);
+      const tool = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_time", "gen_ai.tool.call.id": "call_tie", "gen_ai.tool.call.result": "noon" };
+      tracer.startSpan("execute_tool get_time", { startTime, attributes: { ...conversation, ...tool } }).end(startTime);
+    }
+    await accept(protobuf(exporter.getFinishedSpans()));
+    const threads = [...new Set(exporter.getFinishedSpans().map((span) => String(span.attributes["gen_ai.conversation.id"])))];
+    for (const groupId of threads) expect((await readThread(t, groupId)).filter((line) => line.startsWith("call"))).toEqual(["call get_time call_tie completed {} → noon"]);
+  });
+
+  it("stores concurrent exports in one shared transaction as if they had come one by one", async () => {
+    const conversationId = `conv-group-${Date.now()}`;
+    const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    // Queued together (group commit): the later run first, the earlier one twice (an exporter's retry).
+    const replies = await Promise.all([protobuf(second.spans), protobuf(first.spans), protobuf(first.spans)].map(accept));
+    expect(replies).toEqual([null, null, null]);
+    const lines = await readThread(t, conversationId);
+    expect(lines.slice(0, EXPECTED.length)).toEqual(EXPECTED);
+    expect(lines[EXPECTED.length]).toBe("message user: And in Lyon?");
+    const traceIds = [first.spans[0]?.spanContext().traceId ?? "", second.spans[0]?.spanContext().traceId ?? ""];
+    expect(await t.database.client.otelSpan.count({ where: { traceId: { in: traceIds } } })).toBe(first.spans.length + second.spans.length);
   });
 });

@@ -1,12 +1,13 @@
 // Maps one trace's spans onto a thread's timeline: messages, tool calls with their results, errors, in the
 // order the model saw them. Pure: the same spans (and the same thread context) always give the same items,
 // so a trace can be mapped again whenever more of it arrives and compared with what was stored.
+/* eslint-disable max-lines -- one pure mapping from spans to the canonical trace across three conventions (GenAI, AI SDK, OpenInference); the performance work split its storage side, this half is one table of rules read together */
 //
 // Order comes from the model calls' message lists, never from span start times alone (parallel tool spans
 // can start in the same millisecond). Messages a later model call repeats as history are recognised and
 // written once: text messages by content (counted, so a repeated "yes" is not mistaken for history), tool
 // calls and results by their call id.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { asText, chatView, spanError, toolView, type ChatView, type Message, type ToolDefinition, type ToolView, type Usage } from "./span-views.ts";
 import { nanosToMillis, type OtelSpan } from "./otlp-types.ts";
 
@@ -67,7 +68,8 @@ export type TraceMapping = {
 };
 
 export function shortHash(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+  // One-shot hash (no Hash object per call): the mapping hashes every item and message.
+  return hash("sha256", JSON.stringify(value), "hex").slice(0, 16);
 }
 
 const at = (ns: string) => new Date(nanosToMillis(ns));

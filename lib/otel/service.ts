@@ -1,11 +1,12 @@
 // OpenTelemetry ingest, the table of contents: an OTLP trace export in, spans stored and mapped onto threads,
 // the ExportTraceServiceResponse's partial_success out. Also the call page's view of a call's spans.
 import "server-only";
-import type { Database } from "../db/client.ts";
+import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { RequestAborted } from "../http/read-body.ts";
 import type { DecodedExport } from "./otlp-types.ts";
-import { storeSpans } from "./store-spans.ts";
+import { spanWriter } from "./span-writer.ts";
+import { prepareSpans } from "./store-spans.ts";
 
 export { getCallSpans } from "./call-spans.ts";
 
@@ -28,7 +29,8 @@ export async function acceptTraceExport(options: { decoded: DecodedExport; datab
   spansInFlight += count;
   let warnings: string[];
   try {
-    warnings = (await storeSpans({ spans: decoded.spans, database: options.database, receivedAt: options.receivedAt })).warnings;
+    const database = options.database ?? (await getDatabase());
+    warnings = await spanWriter(database).submit(prepareSpans(decoded.spans, options.receivedAt ?? new Date()));
   } catch (error) {
     if (error instanceof AppError || error instanceof RequestAborted) throw error;
     // The transaction rolled back: nothing of this batch was kept, and OTLP exporters retry a 503.

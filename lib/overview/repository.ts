@@ -97,3 +97,12 @@ export async function findRecentThreads(db: ModelClient, limit: number): Promise
     timedOut: countsOf(thread.id, "timed_out"),
   }));
 }
+
+/**
+ * The trigger-kept row counts (RowTally, explorer_calls migration): threads, calls, calls per status, results,
+ * results with confidence < 0.5, deliveries, deliveries per outcome. A few rows instead of counting a million.
+ */
+export async function readTallies(db: ModelClient): Promise<Map<string, number>> {
+  const rows = await db.rowTally.findMany({ select: { key: true, count: true } });
+  return new Map(rows.map((row) => [row.key, row.count]));
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 import { createSeeder } from "../overview/test-seed.ts";
 import { getSubscriptionsSnapshot } from "../subscriptions/service.ts";
+import { sweepTimedOutCalls } from "../calls/timeouts.ts";
 import { getPendingSnapshot, listPendingCalls } from "./service.ts";
 import { pendingQuerySchema } from "./schemas.ts";
 
@@ -55,6 +56,18 @@ describe.each(testBackends())("pending calls and subscriptions on $provider", (b
     expect(snapshot.generatedAt).toBe("2026-01-01T11:00:00.000Z");
     expect(snapshot.subscriptions.items.map((s) => s.callKey)).toEqual(["watch"]);
     expect(snapshot.subscriptions.items[0]).toMatchObject({ state: "active", status: "completed", resultCount: 2 });
+  });
+
+  it("keeps a call that timed out on the page, marked timed out, for a day after its deadline", async () => {
+    const now = new Date("2026-01-01T11:00:00.000Z");
+    expect(await sweepTimedOutCalls({ now })).toBe(1);
+    const snapshot = await getPendingSnapshot({ sort: "oldest", now });
+    expect(snapshot.pending.calls.map((c) => c.callKey)).toEqual(["old", "new"]);
+    expect(snapshot.timedOut).toMatchObject({ total: 1, sinceHours: 24 });
+    expect(snapshot.timedOut.calls[0]).toMatchObject({ callKey: "due", groupId: "g1", deadlineAt: "2026-01-01T10:06:00.000Z" });
+    expect(Date.parse(snapshot.timedOut.calls[0]?.timedOutAt ?? "")).toBeGreaterThanOrEqual(Date.parse("2026-01-01T10:06:00.000Z"));
+    const later = await getPendingSnapshot({ sort: "oldest", now: new Date("2026-01-03T11:00:00.000Z") });
+    expect(later.timedOut.total).toBe(0);
   });
 
   it("lists cancelled subscriptions with when and why", async () => {

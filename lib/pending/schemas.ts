@@ -23,11 +23,17 @@ export type PendingCall = {
 
 export type PendingCallList = { total: number; calls: PendingCall[] };
 
+/** A call that passed its deadline without a result: kept on the pending page (with its state) for a while. */
+export type TimedOutCall = PendingCall & { timedOutAt: string };
+export type TimedOutCallList = { total: number; calls: TimedOutCall[]; sinceHours: number };
+
 export type PendingSnapshot = {
   generatedAt: string;
   sort: PendingSort;
   /** `calls` holds at most this many rows; `total` counts them all. */
   limit: number;
   pending: PendingCallList;
+  /** Calls that timed out recently (newest first): they leave "awaiting" but stay visible, marked timed out. */
+  timedOut: TimedOutCallList;
   subscriptions: SubscriptionList;
 };

@@ -1,7 +1,8 @@
 // Tests for the display-segment rule and unified-diff statistics, starting from the callback seed's examples.
 import { describe, expect, it } from "vitest";
 
-import { chooseDisplay, diffStats } from "./display";
+import { chooseDisplay } from "./display";
+import { diffStats } from "./unified-diff.ts";
 
 // seeds/tool-result-callback-protocol.txt — "A diff display with text fallback".
 const SEED_PATCH = '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\n+ println!("hello");\n }';

@@ -75,6 +75,10 @@ describe.each(testBackends())("ingestion endpoints in both modes on $provider", 
     ["events, wrong content type", { method: "POST", path: "/api/events", contentType: "text/plain", body: "{}" }, 415, "unsupported_media_type"],
     ["events, malformed JSON", { method: "POST", path: "/api/events", contentType: json, body: "[" }, 400, "malformed_json"],
     ["events, empty batch", { method: "POST", path: "/api/events", contentType: json, body: "[]" }, 422, "invalid"],
+    // No URL reaches a thread named "." or "..": refused at every way in.
+    ["events, group_id '.'", { method: "POST", path: "/api/events", contentType: json, body: '{"type":"tool_call","group_id":".","id":"c","name":"n"}' }, 422, "invalid"],
+    ["events, group_id '..'", { method: "POST", path: "/api/events", contentType: json, body: '{"type":"output_text","group_id":"..","text":"t"}' }, 422, "invalid"],
+    ["callback, group_id '..'", { method: "POST", path: "/api/callback", contentType: json, body: '{"type":"tool_result","group_id":"..","id":"c","text":"t"}' }, 422, "invalid"],
   ];
 
   it.each(staticCases)("%s answers alike", async (_name, c, status, code) => {

@@ -3,6 +3,7 @@
 // serves the same endpoints' siblings from app/api route files.
 import "server-only";
 import { eventsEndpoint } from "../events/endpoints.ts";
+import { healthEndpoint } from "../health/endpoints.ts";
 import type { MethodTable } from "../http/methods.ts";
 import { callbackEndpoint } from "../ingest/endpoints.ts";
 import { otlpTracesEndpoint } from "../otel/endpoints.ts";
@@ -12,6 +13,8 @@ export const LEAN_ROUTES: ReadonlyMap<string, MethodTable<Record<string, string>
   ["/api/events", { POST: eventsEndpoint }],
   ["/v1/traces", { POST: otlpTracesEndpoint }],
   ["/api/otel/v1/traces", { POST: otlpTracesEndpoint }],
+  // Health too: answered beside Next, so a busy renderer never delays it.
+  ["/api/health", { GET: healthEndpoint }],
 ]);
 
 /** The routing key of a path: one trailing slash is ignored (`/api/callback/` is `/api/callback`, never a redirect). */

@@ -6,9 +6,12 @@ import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
 import { getDatabase } from "../db/client.ts";
 import { serveNode } from "../http/node-adapter.ts";
+import { foldAuditJournal } from "../ingest/audit-journal.ts";
+import { startRetentionSweeper } from "../lifecycle/service.ts";
 import { LEAN_ROUTES, routePath } from "./lean-routes.ts";
 
-export type ServerOptions = { port: number; host: string; dir: string };
+/** `hosts`: the addresses to listen on (the first decides the port when `port` is 0). */
+export type ServerOptions = { port: number; hosts: string[]; dir: string; onReady?: (url: string) => void };
 
 type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -45,22 +48,56 @@ export async function listen(server: http.Server, port: number, host: string): P
   return typeof address === "object" && address ? address.port : port;
 }
 
-export async function startToolscopeServer(options: ServerOptions): Promise<http.Server> {
-  const app = next({ dev: false, dir: options.dir, hostname: options.host, port: options.port });
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Listens on every host of `hosts` with one port; an IPv6 loopback that this machine lacks is skipped. */
+async function listenAll(fallback: Fallback, port: number, hosts: string[]): Promise<{ servers: http.Server[]; port: number }> {
+  const servers: http.Server[] = [];
+  let actualPort = port;
+  for (const [index, host] of hosts.entries()) {
+    const server = createToolscopeHttpServer(fallback);
+    try {
+      actualPort = await listen(server, actualPort, host);
+      servers.push(server);
+    } catch (error) {
+      const code = error instanceof Error && "code" in error ? error.code : null;
+      if (index === 0 || (code !== "EADDRNOTAVAIL" && code !== "EAFNOSUPPORT")) throw error;
+      console.warn(`[toolscope] not listening on ${host}: ${code}`);
+    }
+  }
+  return { servers, port: actualPort };
+}
+
+export async function startToolscopeServer(options: ServerOptions): Promise<http.Server[]> {
+  const first = options.hosts[0] ?? "127.0.0.1";
+  const app = next({ dev: false, dir: options.dir, hostname: first, port: options.port });
   await Promise.all([app.prepare(), getDatabase()]);
   const handle = app.getRequestHandler();
-  const server = createToolscopeHttpServer((req, res) => void handle(req, res));
-  const stopSweeper = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
-  await listen(server, options.port, options.host);
-  console.log(`[toolscope] ready on http://${options.host === "0.0.0.0" ? "localhost" : options.host}:${options.port}`);
+  const { servers, port } = await listenAll((req, res) => void handle(req, res), options.port, options.hosts.length > 0 ? options.hosts : [first]);
+  const stopDeadlines = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
+  const stopRetention = startRetentionSweeper();
+  const stopSweeper = () => {
+    stopDeadlines();
+    stopRetention();
+  };
+  // Audit rows journaled while the database was locked or down (by an earlier process) go in now.
+  void getDatabase()
+    .then((db) => foldAuditJournal(db))
+    .catch((error: unknown) => console.error("[toolscope] audit journal not folded yet", error));
+  const url = `http://${urlHost(first)}:${port}`;
+  console.log(`[toolscope] ready on ${url}${servers.length > 1 ? ` (also ${options.hosts.slice(1).map(urlHost).join(", ")})` : ""}`);
+  options.onReady?.(url);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       stopSweeper();
-      server.close();
+      for (const server of servers) server.close();
       void getDatabase()
         .then((db) => db.close())
         .finally(() => process.exit(0));
     });
   }
-  return server;
+  return servers;
 }

@@ -1,5 +1,6 @@
 // Subscriptions, active and cancelled, for the /subscriptions page, its API route and the pending page.
 import "server-only";
+import { maskDto } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { countSubscriptions, findSubscriptions } from "./repository.ts";
 import type { SubscriptionList, SubscriptionsSnapshot, SubscriptionState } from "./schemas.ts";
@@ -10,7 +11,8 @@ export async function listSubscriptions(options: { state: SubscriptionState; lim
   const db = options.database ?? (await getDatabase());
   const limit = options.limit ?? SUBSCRIPTIONS_LIMIT;
   const [total, items] = await Promise.all([countSubscriptions(db.client, options.state), findSubscriptions(db.client, { state: options.state, limit })]);
-  return { total, items };
+  // Cancellation reasons are runtime text: masked like every page string (lib/audit/mask).
+  return { total, items: maskDto(items).value };
 }
 
 export async function getSubscriptionsSnapshot(options: { database?: Database; now?: Date } = {}): Promise<SubscriptionsSnapshot> {

@@ -3,7 +3,7 @@
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { Prisma } from "../db/generated/sqlite/client.ts";
-import { join, raw, sql } from "../db/sql.ts";
+import { empty, join, raw, sql } from "../db/sql.ts";
 import type { CallBrief } from "./schemas.ts";
 
 export type ThreadRow = { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: string; lastActivityAt: string };
@@ -29,9 +29,29 @@ export type KeysetPosition = { lastActivityAt: Date; id: number; direction: "aft
 
 const THREAD_SELECT = { id: true, groupId: true, title: true, vendor: true, createdAt: true, lastActivityAt: true } as const;
 
-function threadWhere(filter: ThreadPageFilter, position: KeysetPosition | null): Prisma.ThreadWhereInput {
+// Prisma's `contains` is a LIKE underneath that passes % and _ through as wildcards (and SQLite's LIKE has
+// no escape character unless the statement names one). A search containing them is matched here with an
+// explicit ESCAPE, on both backends, into a list of thread ids (at most LITERAL_MATCH_LIMIT).
+const LITERAL_MATCH_LIMIT = 10_000;
+const NEEDS_ESCAPE = /[\\%_]/;
+
+async function literalSearchIds(client: ModelClient, filter: ThreadPageFilter): Promise<number[] | null> {
+  if (!filter.q || !NEEDS_ESCAPE.test(filter.q)) return null;
+  const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const inResults = filter.searchText
+    ? sql` OR EXISTS (SELECT 1 FROM "ToolCall" c JOIN "ToolResult" r ON r."toolCallId" = c."id" WHERE c."threadId" = t."id" AND r."text" LIKE ${pattern} ESCAPE '\\')`
+    : empty;
+  const rows = await client.$queryRaw<{ id: number | bigint }[]>(sql`SELECT t."id" FROM "Thread" t WHERE t."groupId" LIKE ${pattern} ESCAPE '\\'
+    OR EXISTS (SELECT 1 FROM "ToolCall" c WHERE c."threadId" = t."id" AND c."toolName" LIKE ${pattern} ESCAPE '\\')${inResults}
+    LIMIT ${LITERAL_MATCH_LIMIT}`);
+  return rows.map((row) => Number(row.id));
+}
+
+function threadWhere(filter: ThreadPageFilter, position: KeysetPosition | null, literalIds: number[] | null = null): Prisma.ThreadWhereInput {
   const and: Prisma.ThreadWhereInput[] = [];
-  if (filter.q) {
+  if (literalIds) {
+    and.push({ id: { in: literalIds } });
+  } else if (filter.q) {
     const q = filter.q;
     and.push({
       OR: [
@@ -66,7 +86,7 @@ export async function findThreadPage(
 ): Promise<ThreadRow[]> {
   const descending = options.position?.direction !== "before";
   const rows = await client.thread.findMany({
-    where: threadWhere(options.filter, options.position),
+    where: threadWhere(options.filter, options.position, await literalSearchIds(client, options.filter)),
     select: THREAD_SELECT,
     orderBy: descending ? [{ lastActivityAt: "desc" }, { id: "desc" }] : [{ lastActivityAt: "asc" }, { id: "asc" }],
     take: options.limit + 1,
@@ -123,17 +143,6 @@ export type EventRow = {
   source: string;
   occurredAt: string;
 };
-
-/** Keyset page of a thread's events in id order (the timeline order); `limit + 1` rows. */
-export async function findEventsAfter(client: ModelClient, options: { threadId: number; after: number; limit: number }): Promise<EventRow[]> {
-  const rows = await client.event.findMany({
-    where: { threadId: options.threadId, id: { gt: options.after } },
-    select: { id: true, kind: true, toolCallId: true, resultId: true, step: true, role: true, textEscaped: true, dataJson: true, source: true, occurredAt: true },
-    orderBy: { id: "asc" },
-    take: options.limit + 1,
-  });
-  return rows.map((row) => ({ ...row, occurredAt: iso(row.occurredAt) }));
-}
 
 export async function findEventText(client: ModelClient, threadId: number, eventId: number): Promise<{ text: string | null; textEscaped: boolean } | null> {
   return client.event.findFirst({ where: { id: eventId, threadId }, select: { text: true, textEscaped: true } });

@@ -70,10 +70,57 @@ export type ThreadListPage = {
 export const TIMELINE_PAGE_SIZE = 500;
 export const MAX_TIMELINE_PAGE_SIZE = 2000;
 
-export const timelineQuerySchema = z.object({
-  after: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).optional()).describe("Events with an id greater than this"),
-  limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_TIMELINE_PAGE_SIZE).optional()),
+/** Row filters inside one thread: errors (error events, errored / timed-out calls, failed results), pending calls, low confidence. */
+export const TIMELINE_ONLY = ["errors", "pending", "low_confidence", "calls"] as const;
+export type TimelineOnly = (typeof TIMELINE_ONLY)[number];
+/** Below this confidence a result counts as "low confidence" for the thread's filter and navigation. */
+export const LOW_CONFIDENCE = 0.5;
+
+const eventIdParam = z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional());
+const timelineFilterShape = {
+  q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).describe("Search: tool name, call id, arguments, result and event text (contains)"),
+  only: z.preprocess(blankToUndefined, z.enum(TIMELINE_ONLY).optional()).describe("Only these rows"),
+};
+
+export const timelineQuerySchema = z
+  .object({
+    after: eventIdParam.describe("Events with an id greater than this (reading forwards)"),
+    before: eventIdParam.describe("Events with an id less than this, the closest ones (reading backwards)"),
+    around: eventIdParam.describe("A window centred on this event id (half before it, the rest from it on)"),
+    limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_TIMELINE_PAGE_SIZE).optional()),
+    ...timelineFilterShape,
+  })
+  .refine((query) => [query.after, query.before, query.around].filter((value) => value !== undefined).length <= 1, {
+    message: "give at most one of after, before, around",
+    path: ["around"],
+  });
+export type TimelineQuery = z.infer<typeof timelineQuerySchema>;
+export type TimelineFilter = { q?: string; only?: TimelineOnly };
+
+export const LOCATE_TARGETS = ["errors", "pending", "low_confidence", "match", "end"] as const;
+export type LocateTarget = (typeof LOCATE_TARGETS)[number];
+
+/** GET /api/threads/{groupId}/locate: one of (target + direction + from), step, call, event. */
+export const locateQuerySchema = z.object({
+  target: z.preprocess(blankToUndefined, z.enum(LOCATE_TARGETS).optional()).describe("The next / previous row of this kind (match: rows matching q / only)"),
+  direction: z.preprocess(blankToUndefined, z.enum(["next", "prev"]).optional()),
+  from: eventIdParam.describe("Start after (next) or before (prev) this event id"),
+  step: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional()).describe("The first row of this model step (or the next step that exists)"),
+  call: z.preprocess(blankToUndefined, z.string().trim().max(500).optional()).describe("A call by its id (the protocol's id or the vendor's call id)"),
+  ...timelineFilterShape,
 });
+export type LocateQuery = z.infer<typeof locateQuerySchema>;
+
+/** The thread page's own query: a filter, and where to open (a call, a step or an event). */
+export const threadPageQuerySchema = z.object({
+  ...timelineFilterShape,
+  call: z.preprocess(blankToUndefined, z.string().trim().max(500).optional()),
+  step: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional()),
+  event: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(2_147_483_647).optional()),
+});
+
+/** Where a locate request landed: the event to centre a window on, or null when nothing matches. */
+export type LocateResult = { eventId: number | null; callRowId: number | null };
 
 /** What a call row of the timeline needs about the newest result; bodies are loaded on demand. */
 export type ResultBrief = {
@@ -143,6 +190,12 @@ export type TimelinePage = {
   calls: CallBrief[];
   /** More events exist after the last one returned. */
   hasMore: boolean;
+  /** More (matching) events exist before the first one returned. */
+  hasBefore: boolean;
+  /** The id to pass as `before` for the previous page (the first event's id, or the position read from when empty). */
+  firstEventId: number;
+  /** Rows matching the filter in the whole thread: on a filtered page read from the start, before or around an event; else null. */
+  matches: number | null;
   /** The id to pass as `after` for the next page (the last event's id, or `after` when empty). */
   lastEventId: number;
 };

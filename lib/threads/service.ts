@@ -1,53 +1,36 @@
 // The threads list and the thread timeline: filters and keyset cursors in, plain DTOs out. Bodies are
 // never loaded whole here; previews are cut, masked and made visible before they leave the server.
 import "server-only";
+import { SecretMasker } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
-import { chooseDisplay } from "../results/display.ts";
-import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { decodeThreadCursor, encodeThreadCursor } from "./cursor.ts";
 import {
   countCallsByThread,
   countErrorEventsByThread,
   countThreadEvents,
   countToolsByThread,
-  findCallBriefs,
   findEventText,
-  findEventsAfter,
-  findLatestResultBriefs,
-  findTextHeads,
   findThreadByGroupId,
   findThreadPage,
-  type CallBriefRow,
-  type Heads,
   type KeysetPosition,
-  type ResultBriefRow,
   type ThreadRow,
 } from "./repository.ts";
 import {
   TIME_RANGES,
   THREAD_PAGE_SIZE,
-  TIMELINE_PAGE_SIZE,
-  type CallBrief,
   type EventText,
-  type ResultBrief,
+  type LocateQuery,
+  type LocateResult,
   type ThreadCounts,
   type ThreadListItem,
   type ThreadListPage,
   type ThreadListQuery,
   type ThreadSummary,
-  type TimelineEvent,
   type TimelinePage,
 } from "./schemas.ts";
 import { decodeStoredHead } from "./stored-text-head.ts";
-
-// Preview lengths (characters) and the margin read beyond them, so a secret straddling the cut is still masked.
-const HEAD_MARGIN = 64;
-const EVENT_TEXT_PREVIEW = 1000;
-const ARGUMENTS_PREVIEW = 200;
-const RESULT_PREVIEW = 240;
-const DISPLAY_AS_HEAD = 4000;
-const DISPLAY_LABEL = 160;
+import { locateRow, readTimelineWindow, type TimelineWindowOptions } from "./timeline-window.ts";
 
 function emptyCounts(): ThreadCounts {
   return { calls: 0, pending: 0, errored: 0, timedOut: 0, results: 0, errorEvents: 0 };
@@ -124,7 +107,7 @@ export async function listThreads(options: { query: ThreadListQuery; database?: 
 
   const threads: ThreadListItem[] = rows.map((row) => ({
     groupId: row.groupId,
-    title: row.title,
+    title: row.title === null ? null : new SecretMasker().text(row.title),
     vendor: row.vendor,
     createdAt: row.createdAt,
     lastActivityAt: row.lastActivityAt,
@@ -151,7 +134,7 @@ export async function getThreadSummary(options: { groupId: string; database?: Da
   const [counts, eventCount] = await Promise.all([countsFor(db, [thread.id]), countThreadEvents(db.client, thread.id)]);
   return {
     groupId: thread.groupId,
-    title: thread.title,
+    title: thread.title === null ? null : new SecretMasker().text(thread.title),
     vendor: thread.vendor,
     createdAt: thread.createdAt,
     lastActivityAt: thread.lastActivityAt,
@@ -160,155 +143,22 @@ export async function getThreadSummary(options: { groupId: string; database?: Da
   };
 }
 
-const NO_TEXT_KINDS = new Set(["tool_call", "tool_result", "timeout"]);
-
-/** Calls and paired results keep their text on their own rows; a result with no call (an import's orphan) keeps it on the event. */
-function eventCarriesText(row: { kind: string; toolCallId: number | null }): boolean {
-  return !NO_TEXT_KINDS.has(row.kind) || (row.kind === "tool_result" && row.toolCallId === null);
-}
-
-function headPreview(heads: Heads, id: number, column: string, escaped: boolean, limit: number): { text: string; truncated: boolean } | null {
-  const raw = heads.get(id)?.[column];
-  if (raw === null || raw === undefined) return null;
-  const complete = raw.length < limit + HEAD_MARGIN;
-  return previewUntrustedText(decodeStoredHead(raw, escaped, complete), limit, !complete);
-}
-
-// The display choice in one line, from the first characters of display_as: a text segment's content,
-// or a diff's path (read from the head even when a long patch makes the whole value unreadable here).
-function displayLabel(displayKind: string, head: string | null | undefined): string | null {
-  if (!head || displayKind === "raw") return null;
-  let label: string | null = null;
-  if (head.length < DISPLAY_AS_HEAD) {
-    try {
-      const choice = chooseDisplay(JSON.parse(head));
-      label = choice.kind === "text" ? choice.content : choice.kind === "diff" ? choice.path : null;
-    } catch {
-      label = null;
-    }
-  } else if (displayKind === "diff") {
-    const match = /"path"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(head);
-    try {
-      const path: unknown = match?.[1] ? JSON.parse(match[1]) : null;
-      label = typeof path === "string" ? path : null;
-    } catch {
-      label = null;
-    }
-  }
-  return label === null ? null : previewUntrustedText(label, DISPLAY_LABEL).text;
-}
-
-function toResultBrief(row: ResultBriefRow, heads: Heads): ResultBrief {
-  const preview = headPreview(heads, row.id, "text", row.textEscaped, RESULT_PREVIEW) ?? { text: "", truncated: false };
-  return {
-    id: row.id,
-    ordinal: row.ordinal,
-    receivedAt: row.receivedAt,
-    late: row.late,
-    displayKind: row.displayKind,
-    displayLabel: displayLabel(row.displayKind, heads.get(row.id)?.displayAsJson),
-    isError: row.isError,
-    errorSource: row.errorSource,
-    envelopeKind: row.envelopeKind,
-    success: row.success,
-    confidence: row.confidence,
-    nextAction: row.nextAction,
-    isMcp: row.isMcp,
-    schemaStatus: row.schemaStatus,
-    textBytes: row.textBytes,
-    invisibleCount: row.invisibleCount,
-    secretCount: row.secretCount,
-    preview: preview.text,
-    previewTruncated: preview.truncated,
-  };
-}
-
-function toCallBrief(row: CallBriefRow, argumentHeads: Heads, latest: ResultBrief | null): CallBrief {
-  const json = headPreview(argumentHeads, row.id, "argumentsJson", false, ARGUMENTS_PREVIEW);
-  const text = json ? null : headPreview(argumentHeads, row.id, "argumentsText", row.argumentsEscaped, ARGUMENTS_PREVIEW);
-  const args = json ?? text;
-  return {
-    id: row.id,
-    callKey: row.callKey,
-    callId: row.callId,
-    toolName: row.toolName,
-    status: row.status,
-    step: row.step,
-    subscription: row.subscription,
-    vendor: row.vendor,
-    requestedAt: row.requestedAt,
-    completedAt: row.completedAt,
-    deadlineAt: row.deadlineAt,
-    timedOutAt: row.timedOutAt,
-    resultCount: row.resultCount,
-    argumentsPreview: args ? `${args.text}${args.truncated ? "…" : ""}` : "",
-    argumentsIsJson: json !== null,
-    latestResult: latest,
-  };
-}
-
-function errorLayer(dataJson: string | null): string | null {
-  if (!dataJson) return null;
-  try {
-    const data: unknown = JSON.parse(dataJson);
-    if (typeof data === "object" && data !== null && "layer" in data && typeof data.layer === "string") return data.layer;
-  } catch {
-    // Not ours to judge here: an unreadable dataJson just has no layer.
-  }
-  return null;
-}
-
 /**
- * GET /api/threads/{groupId}/timeline and the thread page: the events after `after` in timeline order,
- * plus the current state of every call they mention (status, newest result, short previews).
+ * GET /api/threads/{groupId}/timeline and the thread page: a window of the thread's events — after an id,
+ * the closest before one, or around one — optionally only the rows matching a search or filter, plus the
+ * current state of every call they mention (status, newest result, short previews).
  */
-export async function getTimelinePage(options: { groupId: string; after?: number; limit?: number; database?: Database }): Promise<TimelinePage> {
+export async function getTimelinePage(options: TimelineWindowOptions & { groupId: string; database?: Database }): Promise<TimelinePage> {
   const db = options.database ?? (await getDatabase());
   const thread = await requireThread(db, options.groupId);
-  const after = options.after ?? 0;
-  const limit = options.limit ?? TIMELINE_PAGE_SIZE;
-  const fetched = await findEventsAfter(db.client, { threadId: thread.id, after, limit });
-  const rows = fetched.slice(0, limit);
+  return readTimelineWindow(db, thread, options);
+}
 
-  const callIds = [...new Set(rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])))];
-  const textEventIds = rows.filter(eventCarriesText).map((row) => row.id);
-  const calls = await findCallBriefs(db.client, callIds);
-  const latest = await findLatestResultBriefs(db.client, calls);
-  const [eventHeads, argumentHeads, resultHeads] = await Promise.all([
-    findTextHeads(db.client, "Event", textEventIds, EVENT_TEXT_PREVIEW + HEAD_MARGIN),
-    findTextHeads(db.client, "ToolCall", callIds, ARGUMENTS_PREVIEW + HEAD_MARGIN),
-    findTextHeads(
-      db.client,
-      "ToolResult",
-      latest.map((result) => result.id),
-      Math.max(RESULT_PREVIEW + HEAD_MARGIN, DISPLAY_AS_HEAD),
-    ),
-  ]);
-  const latestByCall = new Map(latest.map((row) => [row.toolCallId, toResultBrief(row, resultHeads)]));
-
-  const events: TimelineEvent[] = rows.map((row) => {
-    const text = eventCarriesText(row) ? headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW) : null;
-    return {
-      id: row.id,
-      kind: row.kind,
-      step: row.step,
-      role: row.role,
-      occurredAt: row.occurredAt,
-      source: row.source,
-      text: text?.text ?? null,
-      textTruncated: text?.truncated ?? false,
-      layer: row.kind === "error" ? errorLayer(row.dataJson) : null,
-      callRowId: row.toolCallId,
-      resultId: row.resultId,
-    };
-  });
-  return {
-    groupId: thread.groupId,
-    events,
-    calls: calls.map((call) => toCallBrief(call, argumentHeads, latestByCall.get(call.id) ?? null)),
-    hasMore: fetched.length > limit,
-    lastEventId: rows.at(-1)?.id ?? after,
-  };
+/** GET /api/threads/{groupId}/locate: the event of step N, of a call, or the next / previous row of a kind. */
+export async function locateInThread(options: { groupId: string; query: LocateQuery; database?: Database }): Promise<LocateResult> {
+  const db = options.database ?? (await getDatabase());
+  const thread = await requireThread(db, options.groupId);
+  return locateRow(db, thread.id, options.query);
 }
 
 /** GET /api/threads/{groupId}/events/{eventId}/text: the whole text of one event, for "show more". */
@@ -317,5 +167,6 @@ export async function getEventText(options: { groupId: string; eventId: number; 
   const thread = await requireThread(db, options.groupId);
   const event = await findEventText(db.client, thread.id, options.eventId);
   if (!event) throw new AppError("not_found", `No event ${options.eventId} in thread "${options.groupId}"`);
-  return { id: options.eventId, text: event.text === null ? "" : decodeStoredHead(event.text, event.textEscaped, true) };
+  // Masked like every page text (lib/audit/mask); the replay page reveals a value of this thread on request.
+  return { id: options.eventId, text: event.text === null ? "" : new SecretMasker().text(decodeStoredHead(event.text, event.textEscaped, true)) };
 }

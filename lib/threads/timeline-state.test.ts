@@ -1,7 +1,7 @@
 // The thread page's timeline state: history in order, live rows shown or held back, calls updated in place.
 import { describe, expect, it } from "vitest";
 import type { CallBrief, TimelineEvent, TimelinePage } from "./schemas.ts";
-import { initialTimelineState, timelineReducer } from "./timeline-state.ts";
+import { MAX_WINDOW_EVENTS, initialTimelineState, timelineReducer } from "./timeline-state.ts";
 
 function event(id: number, kind = "tool_call", callRowId: number | null = id): TimelineEvent {
   return { id, kind, step: null, role: null, occurredAt: "2026-11-22T10:00:00.000Z", source: "api", text: null, textTruncated: false, layer: null, callRowId, resultId: null };
@@ -26,9 +26,10 @@ function call(id: number, status = "pending"): CallBrief {
     latestResult: null,
   };
 }
-function page(events: TimelineEvent[], calls: CallBrief[], hasMore = false): TimelinePage {
-  return { groupId: "g", events, calls, hasMore, lastEventId: events.at(-1)?.id ?? 0 };
+function page(events: TimelineEvent[], calls: CallBrief[], hasMore = false, hasBefore = false): TimelinePage {
+  return { groupId: "g", events, calls, hasMore, hasBefore, firstEventId: events[0]?.id ?? 1, lastEventId: events.at(-1)?.id ?? 0, matches: null };
 }
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
 
 describe("timelineReducer", () => {
   it("appends history pages and ignores overlap", () => {
@@ -63,7 +64,34 @@ describe("timelineReducer", () => {
     let state = initialTimelineState(page([event(1)], [call(1)]));
     state = timelineReducer(state, { type: "live", follow: true, page: page([event(2, "output_text", null)], []) });
     expect(state.events.map((e) => e.id)).toEqual([1, 2]);
-    const empty: TimelinePage = { groupId: "g", events: [], calls: [], hasMore: false, lastEventId: 2 };
+    const empty: TimelinePage = { groupId: "g", events: [], calls: [], hasMore: false, hasBefore: false, firstEventId: 3, lastEventId: 2, matches: null };
     expect(timelineReducer(state, { type: "live", follow: true, page: empty })).toBe(state);
+  });
+
+  it("replaces the window when the reader jumps, and prepends older pages noting how many rows came in front", () => {
+    let state = initialTimelineState(page(range(1, 3), [], true));
+    state = timelineReducer(state, { type: "live", follow: false, page: page([event(4)], []) });
+    state = timelineReducer(state, { type: "reset", page: page(range(500, 520), [call(510, "errored")], true, true) });
+    expect(state.events.map((e) => e.id)).toEqual(range(500, 520).map((e) => e.id));
+    expect(state.buffered).toEqual([]);
+    expect(state).toMatchObject({ firstEventId: 500, lastEventId: 520, hasBefore: true, hasMoreHistory: true });
+    expect(state.calls.get(510)?.status).toBe("errored");
+    const serial = state.frontChange.serial;
+    state = timelineReducer(state, { type: "older", page: page([...range(490, 499), event(500)], [], true, false) });
+    expect(state.events[0]?.id).toBe(490);
+    expect(state.events).toHaveLength(31);
+    expect(state).toMatchObject({ firstEventId: 490, hasBefore: false });
+    expect(state.frontChange).toEqual({ serial: serial + 1, added: 10, removed: 0 });
+  });
+
+  it("keeps at most MAX_WINDOW_EVENTS: drops the far end, which can be read again", () => {
+    let state = initialTimelineState(page(range(1, MAX_WINDOW_EVENTS), [], true));
+    state = timelineReducer(state, { type: "history", page: page(range(MAX_WINDOW_EVENTS + 1, MAX_WINDOW_EVENTS + 100), [], true) });
+    expect(state.events).toHaveLength(MAX_WINDOW_EVENTS);
+    expect(state).toMatchObject({ firstEventId: 101, hasBefore: true, lastEventId: MAX_WINDOW_EVENTS + 100 });
+    expect(state.frontChange.removed).toBe(100);
+    state = timelineReducer(state, { type: "older", page: page(range(51, 100), [], true, true) });
+    expect(state.events).toHaveLength(MAX_WINDOW_EVENTS);
+    expect(state).toMatchObject({ firstEventId: 51, hasMoreHistory: true, lastEventId: MAX_WINDOW_EVENTS + 50 });
   });
 });

@@ -1,8 +1,13 @@
-// Owns the thread page's client-side timeline state: pages of history appended in order, live events
-// either shown at once (reader following the end) or held back as "N new", and every call's current
-// state, which always updates in place. A pure reducer, tested without a browser.
+// Owns the thread page's client-side timeline state: one contiguous window of the thread's rows, grown at
+// either end as the reader scrolls (older pages prepended, newer appended), replaced by a window fetched
+// around a target when the reader jumps (step N, a call, the next error), and trimmed at the far end so a
+// 100k-call thread never lives in the tab whole. Live events are shown at once (reader following the end)
+// or held back as "N new"; every call's state updates in place. A pure reducer, tested without a browser.
 import type { CallBrief, TimelineEvent, TimelinePage } from "./schemas.ts";
 import { isFoldedEvent } from "./timeline-rows.ts";
+
+/** The most events the window keeps; beyond this the end away from the reader is dropped (and can be re-read). */
+export const MAX_WINDOW_EVENTS = 4000;
 
 export type TimelineState = {
   /** Events that have rows (results are folded into their call), applied, in id order. */
@@ -11,19 +16,38 @@ export type TimelineState = {
   buffered: TimelineEvent[];
   /** The current state of every call seen so far, by call row id. */
   calls: ReadonlyMap<number, CallBrief>;
+  /** The lowest event id the window covers: the previous page ends before it. */
+  firstEventId: number;
   /** The highest event id received (applied, buffered or folded): the next page starts after it. */
   lastEventId: number;
-  /** History not loaded yet; live polling starts once it is all here. */
+  /** Rows exist before the window. */
+  hasBefore: boolean;
+  /** Rows exist after the window (not loaded yet); live polling starts once the window reaches the end. */
   hasMoreHistory: boolean;
+  /** Bumped whenever rows are added or dropped at the front, with how many events: the view keeps its place. */
+  frontChange: { serial: number; added: number; removed: number };
 };
 
 export type TimelineAction =
   | { type: "history"; page: TimelinePage }
+  | { type: "older"; page: TimelinePage }
+  | { type: "reset"; page: TimelinePage }
   | { type: "live"; page: TimelinePage; follow: boolean }
   | { type: "show_buffered" };
 
+const EMPTY: TimelineState = {
+  events: [],
+  buffered: [],
+  calls: new Map(),
+  firstEventId: 0,
+  lastEventId: 0,
+  hasBefore: false,
+  hasMoreHistory: true,
+  frontChange: { serial: 0, added: 0, removed: 0 },
+};
+
 export function initialTimelineState(page: TimelinePage): TimelineState {
-  return timelineReducer({ events: [], buffered: [], calls: new Map(), lastEventId: 0, hasMoreHistory: true }, { type: "history", page });
+  return timelineReducer(EMPTY, { type: "reset", page });
 }
 
 function mergeCalls(calls: ReadonlyMap<number, CallBrief>, updates: readonly CallBrief[]): ReadonlyMap<number, CallBrief> {
@@ -34,12 +58,61 @@ function mergeCalls(calls: ReadonlyMap<number, CallBrief>, updates: readonly Cal
   return next;
 }
 
+const rowEventsOf = (events: readonly TimelineEvent[]) => events.filter((event) => !isFoldedEvent(event));
+
+/** Drops events beyond the cap from the front (the reader went down) and records it for the view. */
+function trimFront(state: TimelineState): TimelineState {
+  const excess = state.events.length - MAX_WINDOW_EVENTS;
+  if (excess <= 0) return state;
+  const events = state.events.slice(excess);
+  return {
+    ...state,
+    events,
+    hasBefore: true,
+    firstEventId: events[0]?.id ?? state.firstEventId,
+    frontChange: { serial: state.frontChange.serial + 1, added: 0, removed: excess },
+  };
+}
+
+/** Drops events beyond the cap from the end (the reader went up): they are read again when needed. */
+function trimBack(state: TimelineState): TimelineState {
+  if (state.events.length <= MAX_WINDOW_EVENTS) return state;
+  const events = state.events.slice(0, MAX_WINDOW_EVENTS);
+  return { ...state, events, buffered: [], hasMoreHistory: true, lastEventId: events.at(-1)?.id ?? state.lastEventId };
+}
+
+function older(state: TimelineState, page: TimelinePage): TimelineState {
+  const fresh = rowEventsOf(page.events.filter((event) => event.id < state.firstEventId));
+  const next: TimelineState = {
+    ...state,
+    events: fresh.length ? [...fresh, ...state.events] : state.events,
+    calls: mergeCalls(state.calls, page.calls),
+    firstEventId: Math.min(state.firstEventId, page.firstEventId),
+    hasBefore: page.hasBefore,
+    frontChange: fresh.length ? { serial: state.frontChange.serial + 1, added: fresh.length, removed: 0 } : state.frontChange,
+  };
+  return trimBack(next);
+}
+
 export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {
   if (action.type === "show_buffered") {
     if (state.buffered.length === 0) return state;
-    return { ...state, events: [...state.events, ...state.buffered], buffered: [] };
+    return trimFront({ ...state, events: [...state.events, ...state.buffered], buffered: [] });
   }
   const { page } = action;
+  if (action.type === "reset") {
+    return trimFront({
+      events: rowEventsOf(page.events),
+      buffered: [],
+      calls: mergeCalls(new Map(), page.calls),
+      firstEventId: page.firstEventId,
+      lastEventId: page.lastEventId,
+      hasBefore: page.hasBefore,
+      hasMoreHistory: page.hasMore,
+      frontChange: { serial: state.frontChange.serial + 1, added: 0, removed: 0 },
+    });
+  }
+  if (action.type === "older") return older(state, page);
   // A page may overlap what is already here (a retried or raced request): keep only what is new.
   const fresh = page.events.filter((event) => event.id > state.lastEventId);
   const calls = mergeCalls(state.calls, page.calls);
@@ -47,9 +120,9 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
   const hasMoreHistory = action.type === "history" ? page.hasMore : state.hasMoreHistory;
   if (fresh.length === 0 && calls === state.calls && lastEventId === state.lastEventId && hasMoreHistory === state.hasMoreHistory) return state;
 
-  const rowEvents = fresh.filter((event) => !isFoldedEvent(event));
+  const rowEvents = rowEventsOf(fresh);
   if (action.type === "history" || (action.follow && state.buffered.length === 0)) {
-    return { ...state, events: rowEvents.length ? [...state.events, ...rowEvents] : state.events, calls, lastEventId, hasMoreHistory };
+    return trimFront({ ...state, events: rowEvents.length ? [...state.events, ...rowEvents] : state.events, calls, lastEventId, hasMoreHistory });
   }
   return { ...state, buffered: rowEvents.length ? [...state.buffered, ...rowEvents] : state.buffered, calls, lastEventId, hasMoreHistory };
 }

@@ -89,8 +89,7 @@ class StepCounter {
   }
 }
 
-// Over 80 lines on purpose: one switch over row kinds, a few lines each, sharing the per-row context (data, raw,
-// path, the step counter); split, that context would have to travel through every helper.
+// eslint-disable-next-line max-lines-per-function -- one switch over row kinds, a few lines each, sharing the per-row context (data, raw, path, the step counter); split, that context would travel through every helper
 export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
   const calls = new Map(rows.calls.map((call) => [call.id, call]));
   const results = new Map(rows.results.map((result) => [result.id, result]));
@@ -103,6 +102,7 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
     omitted[kind] = (omitted[kind] ?? 0) + 1;
   };
 
+  // eslint-disable-next-line max-lines-per-function -- the switch above: one case per row kind
   rows.events.forEach((row, position) => {
     // Imports and forks keep canonical fields in dataJson; live rows have them in their columns only.
     const imported = CANONICAL_DATA_SOURCES.has(row.source);

@@ -1,6 +1,7 @@
 // Comparing two threads (a run and its re-run, or a thread and its fork): calls aligned step by step by tool name,
 // with unified diffs of their arguments and first results, and the first divergence found.
 import "server-only";
+import { maskDto, type MaskedSecret } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { diffSequences, unifiedDiff } from "./line-diff.ts";
@@ -67,6 +68,8 @@ export type ThreadComparison = {
   firstDivergence: number | null;
   /** When one side is a fork of the other: the index of the last row of the copied history (-1: none). */
   forkPoint: { side: "a" | "b"; atStep: number | null; lastHistoryRow: number } | null;
+  /** Every value masked in this comparison; each is revealed on request (scopes: thread a, then b). */
+  secrets: MaskedSecret[];
 };
 
 function prettyJson(text: string): string | null {
@@ -165,7 +168,9 @@ export async function compareThreads(options: { a: string; b: string; database?:
     return { index, a, b, arguments: args, result, verdict };
   });
   const divergence = rows.findIndex((row) => row.verdict !== "same" && row.verdict !== "edited");
-  return { a: left.side, b: right.side, rows, summary, firstDivergence: divergence === -1 ? null : divergence, forkPoint: forkPoint(left.side, right.side, rows) };
+  // Compared on the exact texts; every string masked before it reaches the page (lib/audit/mask).
+  const { value, secrets } = maskDto({ a: left.side, b: right.side, rows, summary, firstDivergence: divergence === -1 ? null : divergence, forkPoint: forkPoint(left.side, right.side, rows) });
+  return { ...value, secrets };
 }
 
 function forkPoint(a: CompareSide, b: CompareSide, rows: readonly CompareRow[]): ThreadComparison["forkPoint"] {

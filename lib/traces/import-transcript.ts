@@ -4,8 +4,10 @@
 import "server-only";
 import { parseTranscript, readJsonOrJsonl } from "../formats/detect.ts";
 import { FormatError } from "../formats/format-error.ts";
+import { describePrincipal, LOCAL_PRINCIPAL, type Principal } from "../access/principal.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import { isDotSegment } from "../ingest/schemas.ts";
 import { AppError } from "../http/app-error.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { buildImport, type ImportMetadata } from "./build-import.ts";
@@ -29,6 +31,8 @@ export type ImportTranscriptOptions = {
   groupId?: string;
   /** The thread's title (e.g. the file name) for vendor transcripts. */
   name?: string | null;
+  /** Who runs the import (the endpoint's principal; the CLI is local): stamped on the audit rows it writes. */
+  principal?: Principal;
   database?: Database;
   now?: Date;
   onProgress?: (progress: ImportProgress) => void;
@@ -86,10 +90,14 @@ function prepare(options: ImportTranscriptOptions, now: Date): Prepared {
 
   if (exportLinesRead !== null) {
     const data = parseExport(exportLinesRead);
-    return { kind: "toolscope", data: options.groupId === undefined ? data : { ...data, groupId: options.groupId } };
+    const groupId = options.groupId ?? data.groupId;
+    // Every way in refuses a thread no URL could open (the API's ?group_id= is checked by its schema too).
+    if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; import it with another --group-id / ?group_id=`, { path: "group_id" });
+    return { kind: "toolscope", data: { ...data, groupId } };
   }
   const trace = readingFormat(() => parseTranscript(parsed, format === "toolscope" ? undefined : format));
   const groupId = options.groupId ?? `import-${trace.format}-${inputSha256.slice(0, 12)}`;
+  if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; choose another`, { path: "group_id" });
   const { data, metadata } = buildImport(trace, { groupId, name: options.name ?? null, inputSha256, importedAt: now });
   return { kind: "vendor", data, metadata, issues: trace.issues.map(({ path, message }) => ({ path, message })) };
 }
@@ -148,13 +156,15 @@ async function isSameImport(db: Database, prepared: Prepared): Promise<boolean> 
 
 export async function importTranscript(options: ImportTranscriptOptions): Promise<ImportReply> {
   const db = options.database ?? (await getDatabase());
-  const prepared = prepare(options, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const prepared = prepare(options, now);
   const { data } = prepared;
+  const mark = { at: now, by: describePrincipal(options.principal ?? LOCAL_PRINCIPAL) };
   let created: boolean;
   try {
     created = await db.transaction(async (tx) => {
       if ((await findThread(tx, data.groupId)) !== null) return false;
-      await writeThread(tx, data, (done, total) => options.onProgress?.({ phase: "write", done, total }));
+      await writeThread(tx, data, mark, (done, total) => options.onProgress?.({ phase: "write", done, total }));
       return true;
     }, IMPORT_TRANSACTION);
   } catch (error) {

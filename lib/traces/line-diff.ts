@@ -1,4 +1,6 @@
-// Sequence and line diffs (Myers' O((N+M)·D) algorithm) and unified-diff text for react-diff-view. Pure, client-safe.
+// Sequence and line diffs (the `diff` package's Myers O((N+M)·D)) and unified-diff text for react-diff-view. Pure,
+// client-safe.
+import { diffArrays } from "diff";
 
 export type DiffOp = { kind: "equal"; a: number; b: number } | { kind: "delete"; a: number } | { kind: "insert"; b: number };
 
@@ -8,7 +10,10 @@ export type DiffOp = { kind: "equal"; a: number; b: number } | { kind: "delete";
  */
 export const MAX_EDIT_DISTANCE = 2000;
 
-/** A shortest edit script from `a` to `b` (common prefix and suffix first, so typical edits cost almost nothing). */
+/**
+ * A shortest edit script from `a` to `b` (common prefix and suffix first, so typical edits cost almost nothing;
+ * the middle by the `diff` package's Myers implementation).
+ */
 export function diffSequences<T>(a: readonly T[], b: readonly T[], equal: (x: T, y: T) => boolean = Object.is, maxEdits = MAX_EDIT_DISTANCE): DiffOp[] {
   let start = 0;
   while (start < a.length && start < b.length && equal(a[start] as T, b[start] as T)) start += 1;
@@ -20,68 +25,31 @@ export function diffSequences<T>(a: readonly T[], b: readonly T[], equal: (x: T,
   }
   const ops: DiffOp[] = [];
   for (let i = 0; i < start; i += 1) ops.push({ kind: "equal", a: i, b: i });
-  const middle = myers(endA - start, endB - start, (x, y) => equal(a[start + x] as T, b[start + y] as T), maxEdits);
-  for (const op of middle) {
-    if (op.kind === "equal") ops.push({ kind: "equal", a: op.a + start, b: op.b + start });
-    else if (op.kind === "delete") ops.push({ kind: "delete", a: op.a + start });
-    else ops.push({ kind: "insert", b: op.b + start });
-  }
+  ops.push(...middleOps(a.slice(start, endA), b.slice(start, endB), start, equal, maxEdits));
   for (let i = 0; endA + i < a.length; i += 1) ops.push({ kind: "equal", a: endA + i, b: endB + i });
   return ops;
 }
 
-function myers(n: number, m: number, equal: (x: number, y: number) => boolean, maxEdits: number): DiffOp[] {
-  if (n === 0 && m === 0) return [];
-  const max = n + m;
-  const offset = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  // trace[d] holds v[-(d+1) .. d+1] as it was before round d: all that backtracking reads.
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= Math.min(max, maxEdits); d += 1) {
-    trace.push(v.slice(offset - d - 1, offset + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0)) ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
-      let y = x - k;
-      while (x < n && y < m && equal(x, y)) {
-        x += 1;
-        y += 1;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, n, m, equal);
-    }
-  }
-  // Too far apart: everything in the middle changed.
+function middleOps<T>(a: T[], b: T[], offset: number, equal: (x: T, y: T) => boolean, maxEdits: number): DiffOp[] {
   const ops: DiffOp[] = [];
-  for (let x = 0; x < n; x += 1) ops.push({ kind: "delete", a: x });
-  for (let y = 0; y < m; y += 1) ops.push({ kind: "insert", b: y });
-  return ops;
-}
-
-function backtrack(trace: Int32Array[], n: number, m: number, equal: (x: number, y: number) => boolean): DiffOp[] {
-  const reversed: DiffOp[] = [];
-  let x = n;
-  let y = m;
-  for (let d = trace.length - 1; d >= 0; d -= 1) {
-    const snapshot = trace[d];
-    if (snapshot === undefined) break;
-    const at = (k: number) => snapshot[k + d + 1] ?? 0;
-    const k = x - y;
-    const previousK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const previousX = d === 0 ? 0 : at(previousK);
-    const previousY = d === 0 ? 0 : previousX - previousK;
-    while (x > previousX && y > previousY && equal(x - 1, y - 1)) {
-      reversed.push({ kind: "equal", a: x - 1, b: y - 1 });
-      x -= 1;
-      y -= 1;
-    }
-    if (d > 0) {
-      if (x === previousX) reversed.push({ kind: "insert", b: previousY });
-      else reversed.push({ kind: "delete", a: previousX });
-    }
-    x = previousX;
-    y = previousY;
+  if (a.length === 0 && b.length === 0) return ops;
+  const changes = diffArrays(a, b, { comparator: equal, maxEditLength: maxEdits });
+  if (changes === undefined) {
+    // Too far apart: everything in the middle changed.
+    for (let x = 0; x < a.length; x += 1) ops.push({ kind: "delete", a: offset + x });
+    for (let y = 0; y < b.length; y += 1) ops.push({ kind: "insert", b: offset + y });
+    return ops;
   }
-  return reversed.reverse();
+  let x = offset;
+  let y = offset;
+  for (const change of changes) {
+    for (let i = 0; i < change.count; i += 1) {
+      if (change.removed) ops.push({ kind: "delete", a: x++ });
+      else if (change.added) ops.push({ kind: "insert", b: y++ });
+      else ops.push({ kind: "equal", a: x++, b: y++ });
+    }
+  }
+  return ops;
 }
 
 type Line = { text: string; key: string };

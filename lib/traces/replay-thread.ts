@@ -1,5 +1,6 @@
 // Replay of a stored thread: its timeline as canonical events, and the vendor-shaped history at step N.
 import "server-only";
+import { maskDto, type MaskedSecret } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import type { CanonicalEvent, FormatName, ToolDeclaration } from "../formats/canonical.ts";
 import { AppError } from "../http/app-error.ts";
@@ -37,6 +38,15 @@ export async function getReplayTrace(options: { groupId: string; database?: Data
     declarations: timeline.declarations,
     omitted: timeline.omitted,
   };
+}
+
+/**
+ * The replay and new-fork pages' trace: getReplayTrace with every string masked (lib/audit/mask), and what was
+ * masked, for the page's reveal panel. Forks and the replay API keep using the exact trace.
+ */
+export async function getReplayTraceView(options: { groupId: string; database?: Database }): Promise<ReplayTrace & { secrets: MaskedSecret[] }> {
+  const { value, secrets } = maskDto(await getReplayTrace(options));
+  return { ...value, secrets };
 }
 
 /** The request body a vendor's API accepts as input after the first `step` events (default: all of them). */

@@ -2,7 +2,9 @@
 // types, the client components and the OpenAPI document. Client-safe (no node imports).
 import { z } from "zod";
 import type { FormatName } from "../formats/canonical.ts";
-import { ID_MAX } from "../ingest/schemas.ts";
+import type { Adjustment } from "../replay/render-history.ts";
+import { ID_MAX, isDotSegment } from "../ingest/schemas.ts";
+import type { MaskedSecret } from "../audit/schemas.ts";
 
 export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"] as const;
 // Fails to compile when lib/formats gains or loses a format and this list does not follow.
@@ -35,7 +37,7 @@ export const REPLAY_VENDOR_LABELS: Record<ReplayVendorName, string> = {
 export const importQuerySchema = z
   .object({
     format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` }).optional().describe("Overrides format detection"),
-    group_id: z.string().min(1).max(ID_MAX).optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
+    group_id: z.string().min(1).max(ID_MAX).refine((value) => !isDotSegment(value), { message: 'must not be "." or ".." (no URL can address such a thread)' }).optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
     name: z.string().max(200).optional().describe("Title of the new thread, e.g. the file name"),
   })
   .meta({ id: "ImportQuery" });
@@ -64,8 +66,15 @@ export const replayQuerySchema = z
   .object({
     vendor: z.enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` }).default("anthropic"),
     step: z.coerce.number().int().min(0).optional().describe("Events included (0 = none); default: all"),
+    part: z.enum(["result", "request"]).default("result").describe("request: only the vendor request body (what Copy JSON gives)"),
   })
   .meta({ id: "ReplayQuery" });
+
+/** GET /api/threads/{groupId}/replay/view: the replay page's data at a step (vendor defaults to the thread's own). */
+export const replayViewQuerySchema = z.object({
+  vendor: z.enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` }).optional(),
+  step: z.coerce.number().int().min(0).optional().describe("Events included (0 = none); default: all"),
+});
 
 export const replayResultSchema = z
   .object({
@@ -85,3 +94,47 @@ export const replayResultSchema = z
   })
   .meta({ id: "ReplayResult" });
 export type ReplayResult = z.infer<typeof replayResultSchema>;
+
+// ─── the replay page at one step (GET /api/threads/{groupId}/replay/view) ──────────────────────────
+
+/** `pending`: a call still awaiting its result at the shown step. */
+export type ReplayListItem = { index: number; kind: string; label: string; summary: string; isError: boolean; callId: string | null; pending: boolean };
+
+export type ReplayHistoryView = {
+  /** The shown end of the request JSON (masked, invisible characters marked). */
+  json: string;
+  hiddenItems: number;
+  totalItems: number;
+  hiddenChars: number;
+  /** The first PENDING_SHOWN of `pendingTotal` calls pending at this step. */
+  pending: { callId: string; name: string }[];
+  pendingTotal: number;
+  skipped: { index: number; part: number | null; reason: string }[];
+  skippedTotal: number;
+  /** The first ADJUSTMENTS_SHOWN of `adjustmentsTotal`. */
+  adjustments: Adjustment[];
+  adjustmentsTotal: number;
+  /** The first RENAMED_SHOWN of `renamedTotal` renamed call ids (from → to). */
+  renamed: [string, string][];
+  renamedTotal: number;
+};
+
+export type ReplayStepView = {
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  format: FormatName | null;
+  total: number;
+  step: number;
+  encoding: ReplayVendorName;
+  /** The encoding the page opens in when the URL names none: the thread's own. */
+  defaultEncoding: ReplayVendorName;
+  list: ReplayListItem[];
+  omitted: Record<string, number>;
+  history: ReplayHistoryView | null;
+  error: string | null;
+  /** Event N as recorded (masked, cut), for "as recorded". */
+  current: { path: string; raw: string } | null;
+  /** The values masked in this view, each revealable by its fingerprint (POST /api/secrets/reveal). */
+  secrets: MaskedSecret[];
+};

@@ -8,7 +8,7 @@ import { GET as bodyRoute } from "./[id]/body/route.ts";
 import { GET as rawRoute } from "./[id]/raw/route.ts";
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
-const get = (path: string) => new Request(`http://toolscope.test${path}`);
+const get = (path: string) => new Request(`http://127.0.0.1${path}`);
 
 describe.each(testBackends())("deliveries routes on $provider", (backend) => {
   let t: TestDatabase;

@@ -8,7 +8,7 @@ import { GET as pendingRoute } from "../pending/route.ts";
 import { GET as subscriptionsRoute } from "../subscriptions/route.ts";
 import { GET as insightsRoute } from "../insights/route.ts";
 
-const get = (path: string) => new Request(`http://toolscope.test${path}`);
+const get = (path: string) => new Request(`http://127.0.0.1${path}`);
 
 describe.each(testBackends())("dashboard routes on $provider", (backend) => {
   let t: TestDatabase;

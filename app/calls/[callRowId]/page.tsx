@@ -9,11 +9,15 @@ import { DeliveriesTable } from "@/components/result/deliveries-table.tsx";
 import { LiveRefresh } from "@/components/result/live-refresh.tsx";
 import { OAuthRequests } from "@/components/result/oauth-requests.tsx";
 import { ResultCard } from "@/components/result/result-card.tsx";
+import { SecretsPanel } from "@/components/secrets/secrets-panel.tsx";
+import { VerdictPanel } from "@/components/result/verdict-panel.tsx";
+import "@/components/explorer/explorer.css";
 import { newForkHref } from "@/components/forks/fork-api.ts";
-import { threadPath } from "@/components/thread/api-client.ts";
+import { threadHref } from "@/components/ui/hrefs.ts";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { rowIdSchema, type CallDetail } from "@/lib/calls/schemas.ts";
 import { getCallDetail } from "@/lib/calls/service.ts";
+import { getReplayStep } from "@/lib/explorer/service.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { AppError } from "@/lib/http/app-error.ts";
 import { getCallSpans } from "@/lib/otel/service.ts";
@@ -40,19 +44,20 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
-  const spans = await getCallSpans({ callRowId: call.id });
+  const [spans, replay] = await Promise.all([getCallSpans({ callRowId: call.id }), getReplayStep({ callRowId: call.id })]);
   // A call awaiting authorization may still get its result once the user has authorized.
   const live = call.status === "pending" || call.status === "auth_required" || call.subscription === "active";
   return (
     <>
       <nav className="breadcrumbs small" aria-label="Breadcrumbs">
         <Link href="/threads">Threads</Link> <span aria-hidden="true">/</span>{" "}
-        <Link href={threadPath(call.groupId)} className="mono">
+        <Link href={threadHref(call.groupId)} className="mono">
           {presentUntrustedText(call.groupId)}
         </Link>{" "}
         <span aria-hidden="true">/</span> <span className="mono">{presentUntrustedText(call.callKey)}</span>
         <LiveRefresh active={live} />
       </nav>
+      <VerdictPanel status={call.status} toolName={call.toolName} latest={detail.results[detail.results.length - 1] ?? null} resultCount={call.resultCount} replay={replay} />
       <CallOverview call={call} events={detail.events} />
       <OAuthRequests events={detail.events} />
       <p className="small">
@@ -81,6 +86,8 @@ export default async function CallPage({ params }: { params: Params }) {
           detail.results.map((result) => <ResultCard key={result.id} result={result} outputSchema={call.outputSchema} />)
         )}
       </section>
+
+      <SecretsPanel secrets={detail.secrets} scopes={[{ kind: "call", id: String(call.id) }]} anchorId="masked-values" />
 
       <section className="deliveries-section" aria-labelledby="deliveries-title">
         <h2 id="deliveries-title" className="section-title">

@@ -44,3 +44,13 @@ export async function findForkOrigin(client: ModelClient, threadId: number): Pro
   if (row === null || row.forkRun === null) return null;
   return { forkOfGroupId: row.forkOfGroupId, atStep: row.forkAtStep, historyEndCallId: row.forkRun.historyEndCallId };
 }
+
+/** Whether a thread with this group id exists (a not-found page answers 404 before anything streams). */
+export async function threadExists(client: ModelClient, groupId: string): Promise<boolean> {
+  return (await client.thread.findUnique({ where: { groupId }, select: { id: true } })) !== null;
+}
+
+/** Whether a call with this row id exists. */
+export async function callExists(client: ModelClient, callRowId: number): Promise<boolean> {
+  return (await client.toolCall.findUnique({ where: { id: callRowId }, select: { id: true } })) !== null;
+}

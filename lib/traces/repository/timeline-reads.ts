@@ -94,3 +94,8 @@ export async function readAllEvents(client: ModelClient, threadId: number): Prom
 export async function countCalls(client: ModelClient, threadId: number): Promise<number> {
   return client.toolCall.count({ where: { threadId } });
 }
+
+/** How many events the thread has: with its last activity, what says a cached replay trace is still current. */
+export async function countEvents(client: ModelClient, threadId: number): Promise<number> {
+  return client.event.count({ where: { threadId } });
+}

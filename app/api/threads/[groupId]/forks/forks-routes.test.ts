@@ -14,7 +14,7 @@ import { GET as getModels } from "../../../models/route.ts";
 
 const KEY = "sk-routes-secret-8a7b6c5d4e3f";
 const context = (params: Record<string, string>) => ({ params: Promise.resolve(params) });
-const url = (path: string) => `http://toolscope.test${path}`;
+const url = (path: string) => `http://127.0.0.1${path}`;
 const post = (path: string, body: unknown, type = "application/json") => new Request(url(path), { method: "POST", headers: { "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
 
 describe.each(testBackends())("fork routes on $provider", (backend) => {

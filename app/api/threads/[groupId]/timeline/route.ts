@@ -1,4 +1,4 @@
-// GET /api/threads/{groupId}/timeline?after=&limit= – the thread's events after an id, with call state
+// GET /api/threads/{groupId}/timeline?after=|before=|around=&limit=&q=&only= – a window of the thread's events, with call state
 import { nextRoutes } from "@/lib/http/next-adapter.ts";
 import { timelineEndpoint } from "@/lib/threads/endpoints.ts";
 

@@ -8,7 +8,8 @@ import { threadHref } from "@/components/ui/hrefs.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { listModelTargets } from "@/lib/forks/service.ts";
 import { AppError } from "@/lib/http/app-error.ts";
-import { getReplayTrace } from "@/lib/traces/service.ts";
+import { SecretsPanel } from "@/components/secrets/secrets-panel.tsx";
+import { getReplayTraceView } from "@/lib/traces/service.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +35,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function NewForkPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const groupId = decodeSegment((await params).groupId);
   const query = await searchParams;
-  const trace = await getReplayTrace({ groupId }).catch((error: unknown) => {
+  // Masked (lib/audit/mask): the fork itself is made on the server from the exact trace; only edits come from here.
+  const trace = await getReplayTraceView({ groupId }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
   });
@@ -73,6 +75,7 @@ export default async function NewForkPage({ params, searchParams }: { params: Pa
       ) : (
         <ForkForm groupId={trace.groupId} events={trace.events} targets={targets.targets} targetsProblem={targets.problem} initialStep={step} focusCall={call} />
       )}
+      <SecretsPanel secrets={trace.secrets} scopes={[{ kind: "thread", id: trace.groupId }]} />
     </>
   );
 }

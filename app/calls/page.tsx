@@ -1,0 +1,96 @@
+// /calls – the calls explorer: every call across threads, filtered, searched and sorted, with its verdict.
+// All state is in the URL (filters, sort, keyset cursor); the table streams in under a skeleton.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Suspense } from "react";
+import { CallsFilters } from "@/components/explorer/calls-filters.tsx";
+import { CallsTable, CallsTableSkeleton } from "@/components/explorer/calls-table.tsx";
+import "@/components/explorer/explorer.css";
+import { EmptyState } from "@/components/ui/empty-state.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { AppError } from "@/lib/http/app-error.ts";
+import { parseQueryLenient } from "@/lib/http/query.ts";
+import { explorerHref, explorerQuerySchema, type ExplorerFilters, type ExplorerQuery } from "@/lib/explorer/schemas.ts";
+import { exploreCalls, listToolNames } from "@/lib/explorer/service.ts";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Calls" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+async function ToolNames() {
+  const tools = await listToolNames();
+  return (
+    <datalist id="explorer-tools">
+      {tools.map((tool) => (
+        <option key={tool} value={tool} />
+      ))}
+    </datalist>
+  );
+}
+
+async function Results({ query, filters }: { query: ExplorerQuery; filters: ExplorerFilters }) {
+  let page;
+  try {
+    page = await exploreCalls(query);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "invalid") throw error;
+    return (
+      <p className="notice notice-warn" role="alert">
+        {error.message}
+      </p>
+    );
+  }
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  if (page.items.length === 0) {
+    return (
+      <EmptyState title={query.cursor ? "No more calls" : filtered ? "No calls match" : "No calls yet"}>
+        <p>{filtered ? <Link href="/calls">Clear the filters</Link> : "Calls appear here as agents report them."}</p>
+      </EmptyState>
+    );
+  }
+  const base = { ...filters, sort: query.sort === "newest" ? undefined : query.sort };
+  return (
+    <>
+      <CallsTable items={page.items} filters={filters} />
+      <nav className="pager" aria-label="Pages">
+        {query.cursor ? (
+          <Link className="button" href={explorerHref(base)}>
+            ← First page
+          </Link>
+        ) : null}
+        {page.nextCursor ? (
+          <Link className="button" href={explorerHref({ ...base, cursor: page.nextCursor })} rel="next" data-testid="explorer-next">
+            Next page →
+          </Link>
+        ) : (
+          <span className="small muted">End of the list.</span>
+        )}
+      </nav>
+    </>
+  );
+}
+
+export default async function CallsPage({ searchParams }: { searchParams: SearchParams }) {
+  const raw = await searchParams;
+  const { query, ignored } = parseQueryLenient(explorerQuerySchema, raw);
+  const { sort, cursor: _cursor, limit: _limit, ...filters } = query;
+  const sortNote = sort === "slowest" || sort === "fastest" ? " Sorted by latency: calls without a result are left out." : sort.startsWith("confidence") ? " Sorted by confidence: calls without one are left out." : "";
+  return (
+    <>
+      <PageHeader title="Calls" description={<>Every tool call across threads, with the verdict of its newest result.{sortNote}</>} />
+      <CallsFilters key={JSON.stringify(query)} filters={filters} sort={sort} />
+      <Suspense fallback={null}>
+        <ToolNames />
+      </Suspense>
+      {ignored.length > 0 ? (
+        <p className="notice notice-warn" role="alert">
+          Ignored {ignored.length === 1 ? "a parameter" : "parameters"} that could not be read: {ignored.join(", ")}.
+        </p>
+      ) : null}
+      <Suspense key={JSON.stringify(query)} fallback={<CallsTableSkeleton />}>
+        <Results query={query} filters={filters} />
+      </Suspense>
+    </>
+  );
+}

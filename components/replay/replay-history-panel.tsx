@@ -1,0 +1,87 @@
+// The replay's message history at the shown step: pending calls, events left out of the encoding, what was
+// adjusted, renamed ids, the end of the request JSON (cut and masked on the server), and event N as recorded.
+import { REPLAY_VENDOR_LABELS, type ReplayStepView } from "@/lib/traces/schemas.ts";
+import { ReplayAdjustments } from "./replay-adjustments.tsx";
+
+const HISTORY_ARRAY = { anthropic: "messages", "openai-chat": "messages", "openai-responses": "input", gemini: "contents" } as const;
+
+export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stale: boolean }) {
+  const { history, encoding } = view;
+  const label = REPLAY_VENDOR_LABELS[encoding];
+  return (
+    <section className="card replay-history" aria-label="Message history">
+      <div className="panel-header">
+        <h2>
+          History at step {view.step} · {label}
+        </h2>
+        {stale ? <span className="small muted">updating…</span> : null}
+      </div>
+      {history !== null && history.pending.length > 0 ? (
+        <div className="replay-pending" data-testid="replay-pending">
+          <strong>Pending at this step:</strong>{" "}
+          {history.pending.map((call) => (
+            <span key={call.callId} className="badge badge-pending mono">
+              {call.name} {call.callId}
+            </span>
+          ))}
+          {history.pendingTotal > history.pending.length ? <span className="small muted"> … and {(history.pendingTotal - history.pending.length).toLocaleString("en-US")} more</span> : null}
+          <p className="small muted">The model asked for these; the request is sendable once a result for each is appended.</p>
+        </div>
+      ) : null}
+      {history !== null && history.skippedTotal > 0 ? (
+        <details className="replay-skipped">
+          <summary>
+            {history.skippedTotal.toLocaleString("en-US")} event{history.skippedTotal === 1 ? "" : "s"} left out of this encoding
+          </summary>
+          <ul className="small">
+            {history.skipped.map((skipped) => (
+              <li key={`${skipped.index}:${skipped.part ?? ""}`}>
+                Event {skipped.index + 1}: {skipped.reason}
+              </li>
+            ))}
+            {history.skippedTotal > history.skipped.length ? <li>… and {(history.skippedTotal - history.skipped.length).toLocaleString("en-US")} more</li> : null}
+          </ul>
+        </details>
+      ) : null}
+      {history !== null ? <ReplayAdjustments adjustments={history.adjustments} /> : null}
+      {history !== null && history.adjustmentsTotal > history.adjustments.length ? (
+        <p className="small muted">… and {(history.adjustmentsTotal - history.adjustments.length).toLocaleString("en-US")} more adjustments (Copy and Download include them all).</p>
+      ) : null}
+      {history !== null && history.renamed.length > 0 ? (
+        <p className="small muted">
+          Ids renamed to the vendor&apos;s pattern: {history.renamed.map(([from, to]) => `${from} → ${to}`).join(", ")}
+          {history.renamedTotal > history.renamed.length ? ` … and ${(history.renamedTotal - history.renamed.length).toLocaleString("en-US")} more` : ""}
+        </p>
+      ) : null}
+      {history === null ? (
+        <p role="alert" className="replay-notice replay-notice-bad">
+          This step cannot be rendered as {label}: {view.error}
+        </p>
+      ) : (
+        <>
+          <p className="small muted">Shown with secret-looking strings masked and invisible characters marked; Copy and Download give the exact JSON.</p>
+          {history.hiddenItems > 0 || history.hiddenChars > 0 ? (
+            <p className="small replay-truncated">
+              {history.hiddenItems > 0
+                ? `Showing the last ${(history.totalItems - history.hiddenItems).toLocaleString("en-US")} of ${history.totalItems.toLocaleString("en-US")} ${HISTORY_ARRAY[encoding]}`
+                : "Showing the end of the history"}
+              {history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
+            </p>
+          ) : null}
+          <pre className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${view.step}`} data-testid="replay-json">
+            {history.hiddenChars > 0 ? "…\n" : ""}
+            {history.json}
+          </pre>
+        </>
+      )}
+      {view.current !== null ? (
+        <details className="replay-current">
+          <summary>
+            Event {view.step} as recorded ({view.current.path})
+          </summary>
+          <pre className="raw">{view.current.raw}</pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}

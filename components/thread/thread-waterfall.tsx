@@ -1,0 +1,95 @@
+"use client";
+// The thread's waterfall: one line per call of the loaded window, a bar from its start offset (since the
+// window's first call) for its duration, so parallel calls show side by side and slow tools stand out.
+// Virtualized like the rows view; the same window, search and filter feed both.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import Link from "next/link";
+import { useLayoutEffect, useMemo, useRef } from "react";
+import { formatDuration } from "@/components/ui/format-time.ts";
+import { useNow } from "@/components/ui/use-now.ts";
+import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
+import type { CallBrief } from "@/lib/threads/schemas.ts";
+import type { TimelineWindow } from "./use-timeline-window.ts";
+
+const LINE_PX = 28;
+
+type Bar = { call: CallBrief; eventId: number; start: number; end: number; open: boolean; batch: number | null };
+
+function barsOf(win: TimelineWindow, now: number | null): Bar[] {
+  const bars: Bar[] = [];
+  for (const row of win.rows) {
+    if (row.kind !== "call") continue;
+    const call = win.state.calls.get(row.callRowId);
+    if (!call) continue;
+    const start = Date.parse(call.requestedAt);
+    const finished = call.completedAt ?? call.timedOutAt;
+    const end = finished ? Date.parse(finished) : (now ?? start);
+    bars.push({ call, eventId: row.eventId, start, end: Math.max(start, end), open: finished === null, batch: row.batch ? row.batch.step : null });
+  }
+  return bars;
+}
+
+export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
+  const now = useNow();
+  const bars = useMemo(() => barsOf(win, now), [win, now]);
+  const origin = bars.reduce((min, bar) => Math.min(min, bar.start), Number.POSITIVE_INFINITY);
+  const span = Math.max(1, bars.reduce((max, bar) => Math.max(max, bar.end), 0) - origin);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({ count: bars.length, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_PX, overscan: 12, initialRect: { width: 1200, height: 720 } });
+  const target = win.target;
+  useLayoutEffect(() => {
+    if (!target) return;
+    const index = bars.findIndex((bar) => bar.eventId === target.eventId);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "center" });
+    // Applied once per jump.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [target]);
+  const pct = (value: number) => `${((value / span) * 100).toFixed(3)}%`;
+
+  return (
+    <div className="timeline-frame">
+      <p className="small muted wf-scale" data-testid="waterfall-scale">
+        {bars.length.toLocaleString("en-US")} calls in view · 0 = first call of the loaded window · full width = {formatDuration(span)}
+      </p>
+      <div ref={scrollRef} className="timeline-scroll wf-scroll" role="list" aria-label="Waterfall of calls" data-testid="waterfall">
+        {bars.length === 0 ? <p className="muted timeline-empty">No calls in view.</p> : null}
+        <div className="timeline-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const bar = bars[item.index];
+            if (!bar) return null;
+            const tool = presentUntrustedText(bar.call.toolName);
+            const offset = bar.start - origin;
+            const duration = bar.end - bar.start;
+            const label = `${tool} ${presentUntrustedText(bar.call.callKey)}: starts at +${formatDuration(offset)}, ${bar.open ? "running for" : "took"} ${formatDuration(duration)}`;
+            return (
+              <div
+                key={item.key}
+                role="listitem"
+                className={`wf-line${target?.eventId === bar.eventId ? " wf-target" : ""}`}
+                style={{ transform: `translateY(${item.start}px)`, height: LINE_PX }}
+                data-testid="waterfall-line"
+                aria-label={label}
+              >
+                <Link href={`/calls/${bar.call.id}`} className="wf-name mono" title={label}>
+                  {bar.batch !== null ? <span className="wf-step">s{bar.batch}</span> : null}
+                  {tool}
+                </Link>
+                <span className="wf-track" aria-hidden="true">
+                  <span
+                    className={`wf-bar wf-${bar.call.status}${bar.open ? " wf-open" : ""}`}
+                    style={{ left: pct(offset), width: `max(2px, ${pct(duration)})` }}
+                    title={label}
+                  />
+                </span>
+                <span className="wf-figures small mono">
+                  +{formatDuration(offset)} · {formatDuration(duration)}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// Exposed mode end to end in Chromium (the second server of playwright.config.ts, TOOLSCOPE_SECRET set): pages
+// send visitors to sign-in; the first admin is made on the one-time setup page; an API key is created on the
+// settings page (shown once), works, is revoked there and stops working; sign-out and sign-in again.
+import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { EXPOSED_SETUP_TOKEN, EXPOSED_URL } from "./support/exposed.ts";
+
+const EMAIL = "admin@example.com";
+const PASSWORD = "a long enough e2e password";
+
+test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: EXPOSED_URL });
+  const page = await context.newPage();
+  const api = await playwrightRequest.newContext({ baseURL: EXPOSED_URL });
+
+  // No session: pages redirect to sign-in, APIs answer 401 in the one error shape, health says only "ok".
+  await page.goto("/threads");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fthreads$/);
+  await expect(page.getByRole("heading", { name: "Sign in to Toolscope" })).toBeVisible();
+  const anonymous = await api.get("/api/threads");
+  expect(anonymous.status()).toBe(401);
+  expect((await anonymous.json()).error.code).toBe("unauthorized");
+  expect(Object.keys(await (await api.get("/api/health")).json()).sort()).toEqual(["migrations", "status"]);
+
+  // The one-time setup page creates the first admin and signs them in.
+  await page.goto("/setup");
+  await expect(page.getByText("Open the setup link the server printed")).toBeVisible();
+  await page.goto(`/setup?token=${EXPOSED_SETUP_TOKEN}`);
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create the first admin" }).click();
+  await expect(page).toHaveURL(/\/settings\/access$/);
+  await expect(page.getByRole("heading", { name: "Access" })).toBeVisible();
+  const cookies = await context.cookies();
+  const session = cookies.find((cookie) => cookie.name === "toolscope.session_token");
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Lax");
+  await page.goto("/setup");
+  await expect(page.getByRole("heading", { name: "Setup is closed" })).toBeVisible();
+
+  // Create an ingest key on the settings page: shown once, then it authenticates a runtime.
+  await page.goto("/settings/access");
+  await page.getByLabel("Name").fill("e2e-runner");
+  await page.getByLabel("Scope").selectOption("ingest");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-key").locator("pre").textContent())?.trim() ?? "";
+  expect(key).toMatch(/^tsk_/);
+  const row = page.getByRole("row", { name: /e2e-runner/ });
+  await expect(row).toContainText("never");
+  const group = `e2e-exposed-${Date.now()}`;
+  const register = () =>
+    api.post("/api/events", { headers: { authorization: `Bearer ${key}` }, data: { type: "tool_call", group_id: group, id: "c1", name: "search" } });
+  expect((await register()).status()).toBe(201);
+  expect((await api.get("/api/threads", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(403);
+  await page.reload();
+  await expect(page.getByRole("row", { name: /e2e-runner/ })).not.toContainText("never");
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+
+  // Revoke it on the page: the next request with it is 401.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Revoke e2e-runner" }).click();
+  await expect(page.getByRole("row", { name: /e2e-runner/ })).toContainText("revoked");
+  const revoked = await register();
+  expect(revoked.status()).toBe(401);
+  expect((await revoked.json()).error.message).toContain("revoked");
+
+  // The signed-in user sees the thread the key created.
+  await page.goto(`/threads/${group}`);
+  await expect(page).toHaveURL(new RegExp(`/threads/${group}$`));
+
+  // Sign out: pages redirect again; sign in through the form, landing on the page asked for.
+  await page.goto("/settings/access");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto("/deliveries");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fdeliveries$/);
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("Password").fill("wrong password entirely");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /invalid email or password/i })).toBeVisible();
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/deliveries$/);
+  await expect(page.getByRole("heading", { name: "Deliveries", level: 1 })).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/exposed-deliveries.png", fullPage: true });
+  await page.goto("/settings/access");
+  await page.screenshot({ path: "test-results/screenshots/exposed-access.png", fullPage: true });
+  await api.dispose();
+  await context.close();
+});

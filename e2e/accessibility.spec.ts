@@ -1,0 +1,173 @@
+// Accessibility and the app frame against a production build: no serious or critical axe-core violation on any
+// page in light or dark mode; not-found answers HTTP 404 and keeps the navigation; the favicon; a skip link; the
+// `?` shortcuts dialog; and every page usable at 390 px (the navigation folds, nothing scrolls the page sideways).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { SHORTCUTS } from "../components/layout/shortcuts.ts";
+import { enqueueAnswers } from "./support/fake-provider.ts";
+import { findCallRowId, postEvent, postResult, registerCall, uniqueGroup } from "./support/seed.ts";
+
+/**
+ * Every page the audit visits, light and dark. `{group}` is a thread with ok, failed, low-confidence, diff and
+ * pending calls; `{fork}` a fork of it; `{diffCall}` / `{okCall}` call row ids in it. Add new pages here.
+ */
+const PAGES = [
+  "/",
+  "/threads",
+  "/threads?status=errored",
+  "/threads/{group}",
+  "/threads/{group}/replay",
+  "/threads/{group}/forks/new?step=3",
+  "/threads/{fork}/fork",
+  "/calls/{diffCall}",
+  "/calls/{okCall}",
+  "/pending",
+  "/subscriptions",
+  "/deliveries",
+  "/insights",
+  "/import",
+  "/compare",
+  "/compare?a={group}&b={fork}",
+  "/settings/models",
+  "/calls",
+  "/calls?status=errored&sort=slowest",
+  "/settings/access",
+  "/settings/access-log",
+  "/settings/storage",
+  "/no-such-page",
+];
+
+type Seeded = Record<"group" | "fork" | "diffCall" | "okCall", string>;
+let seeded: Seeded | null = null;
+
+const PATCH = '--- src/main.rs\n+++ src/main.rs\n@@ -1,4 +1,4 @@\n fn main() {\n-    println!("bye");\n+    println!("hello");\n     run();\n }\n';
+
+async function seed(request: APIRequestContext): Promise<Seeded> {
+  const group = uniqueGroup("e2e-a11y");
+  await postEvent(request, { type: "message", group_id: group, role: "user", text: "Fix the greeting and deploy it." });
+  await registerCall(request, { group_id: group, id: "edit", name: "edit_file", arguments: { path: "src/main.rs" }, step: 0 });
+  await postResult(request, { group_id: group, id: "edit", text: "Replaced 1 line", display_as: [{ type: "diff", content: { path: "src/main.rs", patch: PATCH } }] });
+  await registerCall(request, { group_id: group, id: "ok", name: "search_docs", step: 1 });
+  await postResult(request, { group_id: group, id: "ok", text: JSON.stringify({ success: true, data: { hits: 3 }, confidence: 0.92, nextAction: "continue", error: null }) });
+  await registerCall(request, { group_id: group, id: "low", name: "lookup_order", step: 2 });
+  await postResult(request, { group_id: group, id: "low", text: JSON.stringify({ success: true, data: null, confidence: 0.2, nextAction: "ask_user", error: null }) });
+  await registerCall(request, { group_id: group, id: "deploy", name: "deploy", step: 3 });
+  await postResult(request, { group_id: group, id: "deploy", text: "Error: permission denied for env prod" });
+  await registerCall(request, { group_id: group, id: "wait", name: "long_job", step: 4, subscription: true });
+  await postResult(request, { group_id: group, id: "ghost", text: "lost" }, { expectStatus: 404 });
+
+  const fork = `${group}-fork`;
+  await enqueueAnswers("e2e-chat", [{ text: "Deploying again with the right environment." }]);
+  const forked = await request.post(`/api/threads/${encodeURIComponent(group)}/forks`, { data: { step: 3, model: "fake-chat", group_id: fork } });
+  expect(forked.status(), await forked.text()).toBe(201);
+  return { group, fork, diffCall: String(await findCallRowId(request, group, "edit")), okCall: String(await findCallRowId(request, group, "ok")) };
+}
+
+async function pages(request: APIRequestContext): Promise<Seeded> {
+  seeded ??= await seed(request);
+  return seeded;
+}
+
+function fill(template: string, values: Seeded): string {
+  return template.replace(/\{(group|fork|diffCall|okCall)\}/g, (_, key: keyof Seeded) => encodeURIComponent(values[key]));
+}
+
+async function audit(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id}: ${violation.help} — ${node.target.join(" ")}\n    ${node.failureSummary ?? ""}`));
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`axe, ${colorScheme} mode`, () => {
+    test.use({ colorScheme });
+    for (const template of PAGES) {
+      test(`${template} has no serious or critical violations`, async ({ page, request }) => {
+        const url = fill(template, await pages(request));
+        await page.goto(url);
+        await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+        // Let live lists and client islands settle before the audit.
+        await page.waitForTimeout(300);
+        expect(await audit(page), url).toEqual([]);
+      });
+    }
+  });
+}
+
+test("not-found answers 404 and keeps the navigation", async ({ page, request }) => {
+  for (const url of ["/threads/no-such-thread-e2e", "/calls/999999999", "/no/such/page"]) {
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(404);
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: /not found|no such/i }).or(page.getByRole("heading", { level: 2, name: /not found|no such/i }))).toBeVisible();
+  }
+  const api = await request.get("/no/such/page");
+  expect(api.status()).toBe(404);
+});
+
+test("the favicon and static assets are served", async ({ request, page }) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+  expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  for (const asset of ["/icon.svg", "/apple-touch-icon.png", "/site.webmanifest", "/robots.txt"]) expect((await request.get(asset)).status(), asset).toBe(200);
+  await page.goto("/");
+  await expect(page.locator('link[rel="icon"][href^="/favicon.ico"]')).toHaveCount(1);
+});
+
+test("the skip link is the first Tab stop and moves focus to the page", async ({ page }) => {
+  await page.goto("/pending");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#main")).toBeFocused();
+  await page.keyboard.press("Tab");
+  // The next stop is inside the page, past the header's links.
+  expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+});
+
+test("? lists every shortcut; Escape closes it; g t goes to threads", async ({ page }) => {
+  await page.goto("/");
+  const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  // The key listener attaches when the page hydrates: press again until it has.
+  await expect(async () => {
+    await page.keyboard.press("?");
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  for (const shortcut of SHORTCUTS) await expect(dialog.getByText(shortcut.description, { exact: true })).toBeVisible();
+  expect(await audit(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.keyboard.press("g");
+  await page.keyboard.press("t");
+  await expect(page).toHaveURL(/\/threads$/);
+  // Typing in a field is typing, not a shortcut.
+  await page.goto("/deliveries");
+  const field = page.getByRole("textbox").first();
+  if ((await field.count()) > 0) {
+    await field.fill("?");
+    await expect(dialog).toBeHidden();
+  }
+});
+
+test.describe("at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  for (const template of PAGES) {
+    test(`${template} fits and its navigation folds`, async ({ page, request }, testInfo) => {
+      const url = fill(template, await pages(request));
+      await page.goto(url);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      await page.screenshot({ path: testInfo.outputPath("390.png"), fullPage: true });
+      expect(overflow, `${url} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      const menu = page.getByRole("button", { name: "Menu" });
+      await expect(menu).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+      await menu.click();
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Deliveries" })).toBeVisible();
+    });
+  }
+});
