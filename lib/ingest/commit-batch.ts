@@ -12,9 +12,8 @@ import { decideDelivery, type CallView } from "./decide-delivery.ts";
 import { acceptedOAuthBody, AUTH_REQUIRED, decideOAuth, OAUTH_EVENT, storedOAuthHash } from "./oauth.ts";
 import type { DeliveryOutcome, RawDelivery } from "./raw-delivery.ts";
 import {
-  findCalls,
+  findCallsWithLatest,
   findLatestOAuth,
-  findLatestResults,
   writeCallbackBatch,
   type CallbackBatchWrite,
   type CallUpdate,
@@ -106,11 +105,9 @@ type ReplyPlan =
 // eslint-disable-next-line max-lines-per-function -- one group commit read top to bottom: route, decide, write, reply; its steps share the maps built at the top
 export async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<CallbackReply[]> {
   const routed = items.filter((item): item is RoutedItem | OAuthItem => item.kind === "routed" || item.kind === "oauth");
-  const calls = await findCalls(tx, routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })));
-  const latest = new Map((await findLatestResults(tx, calls)).map((r) => [r.toolCallId, r]));
+  const calls = await findCallsWithLatest(tx, routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })));
   const callsByKey = new Map<string, BatchCall>();
-  for (const call of calls) {
-    const last = latest.get(call.id);
+  for (const { latest: last, ...call } of calls) {
     callsByKey.set(JSON.stringify([call.groupId, call.callKey]), {
       ...call,
       latest: last ? { ref: { existingId: last.id }, ordinal: last.ordinal, contentSha256: last.contentSha256, textSha256: last.textSha256, late: last.late } : null,

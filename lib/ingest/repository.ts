@@ -28,33 +28,66 @@ export type LatestResult = {
   late: boolean;
 };
 
-export async function findCalls(tx: ModelClient, keys: CallKey[]): Promise<CallState[]> {
-  if (keys.length === 0) return [];
-  return tx.toolCall.findMany({
-    where: { OR: keys.map((k) => ({ groupId: k.groupId, callKey: k.callKey })) },
-    select: {
-      id: true,
-      threadId: true,
-      groupId: true,
-      callKey: true,
-      callId: true,
-      status: true,
-      subscription: true,
-      deadlineAt: true,
-      resultCount: true,
-      outputSchemaJson: true,
-    },
-  });
+export type CallWithLatest = CallState & { latest: LatestResult | null };
+
+const CALL_KEYS_PER_QUERY = 500;
+
+/**
+ * The calls a batch of deliveries names, each with its newest result (ordinal = resultCount − 1), in one query:
+ * a row-value IN over VALUES, which both databases answer with one unique-index look-up per key. (Prisma's OR of
+ * `groupId AND callKey` pairs let PostgreSQL factor out the shared groupId and filter the whole thread: 41 ms for
+ * 31 keys in a 30,000-call thread, growing with the thread.)
+ */
+export async function findCallsWithLatest(tx: ModelClient, keys: CallKey[]): Promise<CallWithLatest[]> {
+  const unique = [...new Map(keys.map((key) => [JSON.stringify([key.groupId, key.callKey]), key])).values()];
+  const calls: CallWithLatest[] = [];
+  for (let start = 0; start < unique.length; start += CALL_KEYS_PER_QUERY) {
+    const chunk = unique.slice(start, start + CALL_KEYS_PER_QUERY);
+    const rows = await tx.$queryRaw<Record<string, unknown>[]>(sql`
+      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", c."deadlineAt", c."resultCount",
+        c."outputSchemaJson", r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
+        r."textSha256" AS "latestTextSha256", r."late" AS "latestLate"
+      FROM "ToolCall" c LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = c."resultCount" - 1
+      WHERE (c."groupId", c."callKey") IN (VALUES ${join(chunk.map((key) => sql`(${key.groupId}, ${key.callKey})`))})`);
+    for (const row of rows) calls.push(callWithLatest(row));
+  }
+  return calls;
 }
 
-/** The newest result of each call that has one (ordinal = resultCount − 1). */
-export async function findLatestResults(tx: ModelClient, calls: Pick<CallState, "id" | "resultCount">[]): Promise<LatestResult[]> {
-  const withResults = calls.filter((c) => c.resultCount > 0);
-  if (withResults.length === 0) return [];
-  return tx.toolResult.findMany({
-    where: { OR: withResults.map((c) => ({ toolCallId: c.id, ordinal: c.resultCount - 1 })) },
-    select: { id: true, toolCallId: true, ordinal: true, contentSha256: true, textSha256: true, late: true },
-  });
+// Raw rows: SQLite hands booleans back as 0/1, may return bigints, and dates as text; PostgreSQL returns native values.
+const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const flag = (value: unknown): boolean => value === true || value === 1 || value === 1n;
+function dateOrNull(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  return new Date(typeof value === "bigint" || typeof value === "number" ? Number(value) : String(value));
+}
+
+function callWithLatest(row: Record<string, unknown>): CallWithLatest {
+  const id = Number(row.id);
+  return {
+    id,
+    threadId: Number(row.threadId),
+    groupId: String(row.groupId),
+    callKey: String(row.callKey),
+    callId: nullableText(row.callId),
+    status: String(row.status),
+    subscription: nullableText(row.subscription),
+    deadlineAt: dateOrNull(row.deadlineAt),
+    resultCount: Number(row.resultCount),
+    outputSchemaJson: nullableText(row.outputSchemaJson),
+    latest:
+      row.latestId === null || row.latestId === undefined
+        ? null
+        : {
+            id: Number(row.latestId),
+            toolCallId: id,
+            ordinal: Number(row.latestOrdinal),
+            contentSha256: String(row.latestContentSha256),
+            textSha256: String(row.latestTextSha256),
+            late: flag(row.latestLate),
+          },
+  };
 }
 
 export type NewResult = {
