@@ -3,7 +3,8 @@
 // tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable, beside
 // its own baseline (scripts/bench/pg-baseline-server.ts: node:http + pg, one durable transaction each).
 // Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded, 80000),
-//          --no-postgres, --skip-build.
+//          --no-postgres, --only sqlite|postgres, --skip-build. BENCH_CPU_PROF=<dir>: a V8 CPU profile of each
+//          Toolscope server (node --cpu-prof) is written there.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -24,6 +25,7 @@ const duration = option("duration", 10);
 const connections = option("connections", 32);
 const calls = option("calls", 60_000);
 const group = "bench";
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-"));
 
 if (spawnSync("sh", ["-c", "command -v wrk"]).status !== 0) {
@@ -111,7 +113,8 @@ async function countDurable(target: DatabaseTarget): Promise<number> {
 async function benchToolscope(label: string, target: DatabaseTarget, port: number): Promise<Run & { durable: number }> {
   const rate = await seedToolscope(target);
   console.log(`  ${label}: seeded ${calls} pending calls via the events service (${rate.toFixed(0)} registrations/s)`);
-  const server = spawn(process.execPath, nodeScriptArgs("scripts/start.ts"), {
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const server = spawn(process.execPath, [...profile, ...nodeScriptArgs("scripts/start.ts")], {
     env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOST: "127.0.0.1", TOOLSCOPE_SKIP_BUILD: "1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -132,17 +135,20 @@ if (!args.includes("--skip-build")) {
   execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
 }
 
-const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
-  env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
-const baselineRun = runWrk("baseline (node:http + better-sqlite3)", baselinePort);
-await stop(baseline);
-
-const sqlite = await benchToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500));
-
-const rows: (Run & { durable?: number })[] = [baselineRun, sqlite];
+const rows: (Run & { durable?: number })[] = [];
+let sqlite: (Run & { durable: number }) | null = null;
+let baselineRun: Run | null = null;
+if (only !== "postgres") {
+  const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
+    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
+  baselineRun = runWrk("baseline (node:http + better-sqlite3)", baselinePort);
+  await stop(baseline);
+  sqlite = await benchToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500));
+  rows.push(baselineRun, sqlite);
+}
 let postgres: (Run & { durable: number }) | null = null;
 let pgBaselineRun: Run | null = null;
 const pgServer = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -161,7 +167,7 @@ async function withDatabase<R>(name: string, run: (url: string) => Promise<R>): 
   }
 }
 
-if (!args.includes("--no-postgres")) {
+if (!args.includes("--no-postgres") && only !== "sqlite") {
   try {
     pgBaselineRun = await withDatabase(`toolscope_bench_baseline_${process.pid}`, async (url) => {
       const server = spawn(process.execPath, nodeScriptArgs("scripts/bench/pg-baseline-server.ts"), {
@@ -205,7 +211,7 @@ const compare = (product: Run, base: Run, target: number) => {
       `p99 ${product.p99} beside the baseline's ${base.p99} = ${p99Ratio.toFixed(1)}× (target ≤ 3×: ${p99Ratio <= 3 ? "met" : "NOT met"})`,
   );
 };
-compare(sqlite, baselineRun, 80);
+if (sqlite && baselineRun) compare(sqlite, baselineRun, 80);
 if (postgres && pgBaselineRun) compare(postgres, pgBaselineRun, 60);
 for (const row of [sqlite, postgres]) {
   // Stored may exceed acknowledged: requests still in flight when wrk stops are committed, unanswered.

@@ -20,6 +20,8 @@ const TRACES_PER_REQUEST = Number(process.env.BENCH_TRACES ?? 57); // × 7 spans
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+/** BENCH_ONLY=sqlite or postgresql: measure one backend. */
+const ONLY = process.env.BENCH_ONLY ?? null;
 
 function waitReady(child: ChildProcess, what: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -158,6 +160,13 @@ console.log(`payloads: ${work.length} requests, ${expected} spans, ${(work.reduc
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-otlp-"));
 try {
+  if (ONLY !== "postgresql") await benchSqlite();
+  if (ONLY !== "sqlite") await benchPostgres();
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+async function benchSqlite(): Promise<void> {
   const baseFile = path.join(dir, "baseline.db");
   const tsFile = path.join(dir, "toolscope.db");
   const sqliteServers = await startBoth(
@@ -178,7 +187,9 @@ try {
   );
   const [baseline, toolscope] = await compare(sqliteServers, work);
   if (baseline && toolscope) report("SQLite", baseline, toolscope, expected);
+}
 
+async function benchPostgres(): Promise<void> {
   await withPostgres(async (url, [baseName, tsName]) => {
     const baseUrl = url(baseName ?? "");
     const tsUrl = url(tsName ?? "");
@@ -192,6 +203,4 @@ try {
     const [pgBaseline, pgToolscope] = await compare(pgServers, work);
     if (pgBaseline && pgToolscope) report("PostgreSQL", pgBaseline, pgToolscope, expected);
   });
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
 }
