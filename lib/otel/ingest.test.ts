@@ -59,6 +59,32 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
     expect(panel?.spans[0]?.scope.name).toBe("ai-sdk-test");
   });
 
+  it("gives each call the explorer columns its result's trigger computes (the writer sets them, the trigger agrees)", async () => {
+    const conversationId = `conv-explorer-${Date.now()}`;
+    const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    expect(await accept(protobuf(spans))).toBeNull();
+    const client = t.database.client;
+    const calls = await client.toolCall.findMany({ where: { groupId: conversationId }, include: { results: true }, orderBy: { id: "asc" } });
+    expect(calls.map((call) => [call.toolName, call.resultIsError, call.latencyMs !== null])).toEqual([
+      ["weather", false, true],
+      ["flaky", true, true],
+    ]);
+    for (const call of calls) {
+      // The trigger's own answer: a copy of the call with no explorer columns, then a copy of its result.
+      const { id, results, latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate, ...columns } = call;
+      const written = { latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate };
+      const copy = await client.toolCall.create({ data: { ...columns, callKey: `${call.callKey}-copy`, argumentsJson: call.argumentsJson ?? undefined, declarationJson: call.declarationJson ?? undefined } });
+      expect(copy).toMatchObject({ latencyMs: null, resultIsError: null });
+      const [stored] = results;
+      if (!stored) throw new Error(`call ${id} has no result`);
+      const { id: _resultId, toolCallId: _callId, ...result } = stored;
+      await client.toolResult.create({ data: { ...result, toolCallId: copy.id } });
+      const { latencyMs: l, resultEnvelopeKind: k, resultSuccess: s, resultIsError: e, resultErrorSource: es, resultErrorType: et, resultConfidence: c, resultNextAction: n, resultLate: late } =
+        await client.toolCall.findUniqueOrThrow({ where: { id: copy.id } });
+      expect(written, `call ${id}`).toEqual({ latencyMs: l, resultEnvelopeKind: k, resultSuccess: s, resultIsError: e, resultErrorSource: es, resultErrorType: et, resultConfidence: c, resultNextAction: n, resultLate: late });
+    }
+  });
+
   it("stores a re-sent batch once and answers it the same", async () => {
     const conversationId = `conv-resend-${Date.now()}`;
     const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId });

@@ -7,6 +7,7 @@ import type { ModelClient } from "../db/client.ts";
 import type { DriverConnection } from "../db/driver.ts";
 import type { Provider } from "../db/database-url.ts";
 import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
+import { EXPLORER_CALL_COLUMNS } from "../results/call-columns.ts";
 import { insertEach, insertValues, jsonList } from "./json-rows.ts";
 
 /** Rows per statement: well under SQLite's 32,766 bound parameters for the widest table here. */
@@ -173,6 +174,7 @@ export async function findCalls(tx: DriverConnection, provider: Provider, pairs:
 export const CALL_COLUMNS = [
   "threadId", "groupId", "callKey", "callId", "toolName", "argumentsText", "argumentsEscaped", "argumentsJson", "argumentsError",
   "declarationJson", "outputSchemaJson", "vendor", "step", "status", "requestedAt", "completedAt", "resultCount", "lastResultAt", "registrationSha256",
+  ...EXPLORER_CALL_COLUMNS,
 ] as const;
 export type CallRow = Record<(typeof CALL_COLUMNS)[number], SqlValue>;
 

@@ -3,6 +3,7 @@
 // stored through the text codec, call status from its result. Also the per-trace bookkeeping (TraceState).
 import "server-only";
 import { describeArguments } from "../events/service.ts";
+import { firstResultColumns, NO_RESULT_COLUMNS } from "../results/call-columns.ts";
 import { analysisColumns } from "../ingest/result-columns.ts";
 import { analyzeResult } from "../results/analyze.ts";
 import { sha256Hex } from "../results/hash.ts";
@@ -57,7 +58,11 @@ export function analyzedResult(call: MappedCall): { row: Omit<ResultRow, "toolCa
   };
 }
 
-export function callRow(call: MappedCall, threadId: number, groupId: string, resultIsError: boolean | null): CallRow {
+/** A mapped result's row, as analyzedResult returns it (the call's explorer columns are derived from it). */
+type AnalyzedRow = NonNullable<ReturnType<typeof analyzedResult>>["row"];
+
+export function callRow(call: MappedCall, threadId: number, groupId: string, result: AnalyzedRow | null): CallRow {
+  const resultIsError = result === null ? null : Boolean(result.isError);
   const args = describeArguments(call.argumentsText ?? undefined);
   const encodedArgs = args.text === null ? null : encodeStoredText(args.text);
   const declaration = call.declaration === null ? null : { name: call.declaration.name, description: call.declaration.description, inputSchema: call.declaration.inputSchema, outputSchema: call.declaration.outputSchema };
@@ -82,6 +87,24 @@ export function callRow(call: MappedCall, threadId: number, groupId: string, res
     resultCount: done ? 1 : 0,
     lastResultAt: done ? (call.result?.receivedAt ?? null) : null,
     registrationSha256: call.digest,
+    // The explorer columns the result insert's trigger would write: set here, the trigger skips the call.
+    ...(result === null
+      ? NO_RESULT_COLUMNS
+      : firstResultColumns(
+          {
+            envelopeKind: nullableString(result.envelopeKind),
+            success: nullableBoolean(result.success),
+            isError: Boolean(result.isError),
+            errorSource: nullableString(result.errorSource),
+            errorType: nullableString(result.errorType),
+            confidence: nullableNumber(result.confidence),
+            nextAction: nullableString(result.nextAction),
+            late: Boolean(result.late),
+            metaDurationMs: nullableNumber(result.metaDurationMs),
+            receivedAt: result.receivedAt instanceof Date ? result.receivedAt : new Date(String(result.receivedAt)),
+          },
+          call.requestedAt,
+        )),
   };
 }
 
@@ -101,3 +124,7 @@ export function eventRow(item: MappedItem, threadId: number, callId: number | nu
     occurredAt: item.occurredAt,
   };
 }
+
+const nullableString = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const nullableNumber = (value: unknown): number | null => (typeof value === "number" ? value : null);
+const nullableBoolean = (value: unknown): boolean | null => (typeof value === "boolean" ? value : null);

@@ -147,7 +147,7 @@ async function writeCalls(
         if (found.resultId !== null) resultIds.set(ref, found.resultId);
         if (found.registrationSha256 === call.digest || threadId === undefined) continue;
         const result = analyzedResult(call);
-        await updateCall(tx, found.id, callRow(call, threadId, thread.groupId, result?.isError ?? null));
+        await updateCall(tx, found.id, callRow(call, threadId, thread.groupId, result?.row ?? null));
         if (result && found.resultId !== null) await updateResult(tx, found.resultId, { ...result.row, toolCallId: found.id });
         else if (result) for (const [, id] of await insertResults(tx, provider, [{ ...result.row, toolCallId: found.id }])) resultIds.set(ref, id);
         else if (found.resultId !== null) {
@@ -169,7 +169,7 @@ async function writeCalls(
     provider,
     analysed.flatMap(({ groupId, call, result }) => {
       const threadId = threadIds.get(groupId);
-      return threadId === undefined ? [] : [callRow(call, threadId, groupId, result?.isError ?? null)];
+      return threadId === undefined ? [] : [callRow(call, threadId, groupId, result?.row ?? null)];
     }),
   );
   for (const [ref, id] of created) callIds.set(ref, id);
