@@ -24,7 +24,7 @@ export type Database = {
    * driver connection itself (driver.ts) instead of Prisma. For repositories' bulk write paths only; everything
    * else uses `transaction`. `timeout`: on SQLite Prisma's transaction timeout, on PostgreSQL each statement's.
    */
-  driverTransaction<R>(fn: (connection: DriverConnection) => Promise<R>, options?: { timeout?: number }): Promise<R>;
+  driverTransaction<R>(fn: (connection: DriverConnection) => Promise<R>, options?: { timeout?: number; lockWaitMs?: number }): Promise<R>;
   close(): Promise<void>;
 };
 
@@ -93,7 +93,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
         },
         { timeout: 30_000, maxWait: Math.max(100, wait), ...opts },
       ), wait),
-    driverTransaction: (fn, opts) => withLockWait(() => pgDriverTransaction(pool, fn, opts?.timeout ?? 30_000), waitMs),
+    driverTransaction: (fn, { lockWaitMs: wait = waitMs, timeout = 30_000 } = {}) => withLockWait(() => pgDriverTransaction(pool, fn, timeout), wait),
     // Idempotent: tests and shutdown paths may both close the database; the pool may end only once.
     close: async () => {
       await client.$disconnect();

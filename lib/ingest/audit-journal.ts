@@ -111,7 +111,7 @@ async function foldFiles(database: Database): Promise<number> {
     if (!claimed) continue;
     const rows = (await fs.promises.readFile(claimed, "utf8")).split("\n").filter(Boolean).map(parseLine).filter((row) => row !== null);
     try {
-      await database.transaction((tx) => insertDeliveries(tx, rows));
+      await database.driverTransaction((tx) => insertDeliveries(tx, rows));
     } catch (error) {
       // Still unavailable: give the file back under a fresh name (its writer may have started a new one).
       await fs.promises.rename(claimed, path.join(path.dirname(file), `${stem}${process.pid}-${Date.now()}.jsonl`)).catch(() => {});

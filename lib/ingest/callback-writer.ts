@@ -68,7 +68,7 @@ export class CallbackWriter {
     try {
       // Each sender waits for the lock at most the lock wait from its arrival, not one more per batch ahead of it.
       const left = Math.max(0, oldest + lockWaitMs() - Date.now());
-      const replies = await db.transaction((tx) => commitBatch(tx, items), { lockWaitMs: left });
+      const replies = await db.driverTransaction((tx) => commitBatch(tx, items), { lockWaitMs: left });
       if (this.journaled) this.scheduleFold(db);
       return replies;
     } catch (error) {
@@ -86,7 +86,7 @@ export class CallbackWriter {
   private async commitAlone(db: Database, item: QueueItem): Promise<CallbackReply> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const [reply] = await db.transaction((tx) => commitBatch(tx, [item]));
+        const [reply] = await db.driverTransaction((tx) => commitBatch(tx, [item]));
         return reply ?? failedReply();
       } catch (error) {
         if (isTransientDatabaseError(error) || isUnavailable(error)) return (await this.refuseAll(db, [item], error))[0] ?? failedReply();
@@ -139,7 +139,7 @@ export class CallbackWriter {
     const delivery = item.kind === "rejected" ? rejectionDelivery(item) : { ...baseDelivery(item.raw, item.webhookId), result: null };
     const row = { ...delivery, outcome: "failed", httpStatus: 503, reason: `storage failed: ${error instanceof Error ? error.message.slice(0, 300) : "unknown"}` };
     try {
-      await db.transaction((tx) => insertDeliveries(tx, [row]));
+      await db.driverTransaction((tx) => insertDeliveries(tx, [row]));
     } catch {
       await journalDeliveries(db.target, [row]).catch((journalError: unknown) => console.error("[toolscope] could not audit a failed delivery", journalError));
       this.journaled = true;

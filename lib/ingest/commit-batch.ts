@@ -3,7 +3,7 @@
 // timeline events and call updates. CallbackWriter (callback-writer.ts) calls it; service.ts feeds it.
 import "server-only";
 import { config, DEFAULT_REFUSED_BODY_BYTES } from "../config.ts";
-import type { ModelClient } from "../db/client.ts";
+import type { DriverConnection } from "../db/driver.ts";
 import { AppError } from "../http/app-error.ts";
 import { analyzeResult, type ResultAnalysis } from "../results/analyze.ts";
 import { sha256Hex } from "../results/hash.ts";
@@ -103,7 +103,7 @@ type ReplyPlan =
 
 /** Decides and writes one group of deliveries inside `tx`; returns each item's reply, in order. */
 // eslint-disable-next-line max-lines-per-function -- one group commit read top to bottom: route, decide, write, reply; its steps share the maps built at the top
-export async function commitBatch(tx: ModelClient, items: QueueItem[]): Promise<CallbackReply[]> {
+export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Promise<CallbackReply[]> {
   const routed = items.filter((item): item is RoutedItem | OAuthItem => item.kind === "routed" || item.kind === "oauth");
   const calls = await findCallsWithLatest(tx, routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })));
   const callsByKey = new Map<string, BatchCall>();

@@ -1,8 +1,12 @@
-// Prisma access for callback ingestion: read the calls a batch of deliveries names, write the batch's
-// results, audit rows, events and call updates inside the caller's transaction.
+// SQL for callback ingestion: read the calls a batch of deliveries names, write the batch's results, audit
+// rows, events and call updates inside the caller's transaction — on its driver connection
+// (Database.driverTransaction, lib/db/driver.ts): this is the ingestion hot path, and Prisma's per-query
+// costs (statement compiled per query on SQLite, values serialized and mapped) were a quarter of a
+// callback's CPU time (bench:ingest, CPU profile).
 import "server-only";
-import type { ModelClient } from "../db/client.ts";
-import { empty, join, multiRowInserts, sql, type SqlValue } from "../db/sql.ts";
+import { insertEach, insertValues } from "../db/bulk-rows.ts";
+import type { DriverConnection } from "../db/driver.ts";
+import { empty, join, raw, sql, type SqlValue } from "../db/sql.ts";
 
 export type CallKey = { groupId: string; callKey: string };
 
@@ -38,13 +42,15 @@ const CALL_KEYS_PER_QUERY = 500;
  * `groupId AND callKey` pairs let PostgreSQL factor out the shared groupId and filter the whole thread: 41 ms for
  * 31 keys in a 30,000-call thread, growing with the thread.)
  */
-export async function findCallsWithLatest(tx: ModelClient, keys: CallKey[]): Promise<CallWithLatest[]> {
+export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[]): Promise<CallWithLatest[]> {
+  // The driver hands PostgreSQL timestamps (without time zone) back in the process's local time: read epoch ms.
+  const deadline = raw(tx.provider === "postgresql" ? `(EXTRACT(EPOCH FROM c."deadlineAt") * 1000)::float8` : `c."deadlineAt"`);
   const unique = [...new Map(keys.map((key) => [JSON.stringify([key.groupId, key.callKey]), key])).values()];
   const calls: CallWithLatest[] = [];
   for (let start = 0; start < unique.length; start += CALL_KEYS_PER_QUERY) {
     const chunk = unique.slice(start, start + CALL_KEYS_PER_QUERY);
-    const rows = await tx.$queryRaw<Record<string, unknown>[]>(sql`
-      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", c."deadlineAt", c."resultCount",
+    const rows = await tx.query<Record<string, unknown>[]>(sql`
+      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", ${deadline} AS "deadlineAt", c."resultCount",
         c."outputSchemaJson", r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
         r."textSha256" AS "latestTextSha256", r."late" AS "latestLate"
       FROM "ToolCall" c LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = c."resultCount" - 1
@@ -54,7 +60,7 @@ export async function findCallsWithLatest(tx: ModelClient, keys: CallKey[]): Pro
   return calls;
 }
 
-// Raw rows: SQLite hands booleans back as 0/1, may return bigints, and dates as text; PostgreSQL returns native values.
+// Driver rows: SQLite hands booleans back as 0/1 and dates as text; PostgreSQL's deadline comes as epoch ms.
 const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const flag = (value: unknown): boolean => value === true || value === 1 || value === 1n;
 function dateOrNull(value: unknown): Date | null {
@@ -190,23 +196,12 @@ const DELIVERY_COLUMNS = [
 const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped", "text", "dataJson"] as const;
 
 /**
- * Writes a decided batch; returns the ids of the new results in `results` order. Multi-row raw INSERTs:
- * this is the ingestion hot path, and Prisma's createMany costs milliseconds per batch here (see lib/db/sql.ts).
+ * Writes a decided batch; returns the ids of the new results in `results` order. SQLite: prepared INSERTs run
+ * per row; PostgreSQL: multi-row VALUES (lib/db/bulk-rows.ts).
  */
-export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWrite): Promise<number[]> {
-  const idByKey = new Map<string, number>();
-  if (write.results.length > 0) {
-    const rows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
-    for (const statement of multiRowInserts("ToolResult", RESULT_COLUMNS, rows, ["id", "toolCallId", "ordinal"])) {
-      const created = await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint; ordinal: number | bigint }[]>(statement);
-      for (const row of created) idByKey.set(`${row.toolCallId}:${row.ordinal}`, Number(row.id));
-    }
-  }
-  const resultIds = write.results.map((r) => {
-    const id = idByKey.get(`${r.toolCallId}:${r.ordinal}`);
-    if (id === undefined) throw new Error(`result ${r.toolCallId}:${r.ordinal} was not returned by the insert`);
-    return id;
-  });
+export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBatchWrite): Promise<number[]> {
+  const resultRows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
+  const resultIds = await insertReturningIds(tx, "ToolResult", RESULT_COLUMNS, resultRows, write.results.map((r) => `${r.toolCallId}:${r.ordinal}`), `RETURNING "id", "toolCallId" || ':' || "ordinal" AS "key"`);
 
   if (write.deliveries.length > 0) {
     const rows = write.deliveries.map((d) => {
@@ -214,7 +209,7 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
       const values: Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> = { ...d, resultId };
       return DELIVERY_COLUMNS.map((column) => values[column]);
     });
-    for (const statement of multiRowInserts("Delivery", DELIVERY_COLUMNS, rows)) await tx.$executeRaw(statement);
+    await insertRows(tx, "Delivery", DELIVERY_COLUMNS, rows);
   }
 
   // Calls changing the same way share one UPDATE (typically one or two per batch).
@@ -226,7 +221,7 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
     else groups.set(key, { update, ids: [update.toolCallId] });
   }
   for (const { update, ids } of groups.values()) {
-    await tx.$executeRaw(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
+    await tx.execute(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
       "resultCount" = "resultCount" + ${update.addedResults}
       ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
       ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
@@ -246,27 +241,47 @@ export async function writeCallbackBatch(tx: ModelClient, write: CallbackBatchWr
       e.text ?? null,
       e.dataJson ?? null,
     ]);
-    for (const statement of multiRowInserts("Event", EVENT_COLUMNS, rows)) await tx.$executeRaw(statement);
+    await insertRows(tx, "Event", EVENT_COLUMNS, rows);
   }
 
   const threadIds = [...new Set(write.touchedThreads)];
   if (threadIds.length > 0) {
-    await tx.$executeRaw(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
+    await tx.execute(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
   }
   return resultIds;
 }
 
 /** The newest oauth event of each call that has one: its data holds the message's content hash. */
-export async function findLatestOAuth(tx: ModelClient, toolCallIds: number[]): Promise<Map<number, string | null>> {
+export async function findLatestOAuth(tx: DriverConnection, toolCallIds: number[]): Promise<Map<number, string | null>> {
   if (toolCallIds.length === 0) return new Map();
-  const rows = await tx.event.findMany({ where: { kind: "oauth", toolCallId: { in: toolCallIds } }, select: { toolCallId: true, dataJson: true }, orderBy: { id: "desc" } });
+  const rows = await tx.query<{ toolCallId: number | bigint; dataJson: string | null }[]>(
+    sql`SELECT "toolCallId", "dataJson" FROM "Event" WHERE "kind" = 'oauth' AND "toolCallId" IN (${join(toolCallIds)}) ORDER BY "id" DESC`,
+  );
   const latest = new Map<number, string | null>();
-  for (const row of rows) if (row.toolCallId !== null && !latest.has(row.toolCallId)) latest.set(row.toolCallId, row.dataJson);
+  for (const row of rows) if (!latest.has(Number(row.toolCallId))) latest.set(Number(row.toolCallId), row.dataJson);
   return latest;
 }
 
+async function insertRows(tx: DriverConnection, table: string, columns: readonly string[], rows: SqlValue[][]): Promise<void> {
+  if (rows.length === 0) return;
+  if (tx.provider === "sqlite") insertEach(tx, table, columns, rows, "");
+  else await insertValues(tx, table, columns, rows, "");
+}
+
+/** Inserts rows and returns their ids in row order (`keys`: each row's unique key, as `returning`'s "key" spells it). */
+async function insertReturningIds(tx: DriverConnection, table: string, columns: readonly string[], rows: SqlValue[][], keys: string[], returning: string): Promise<number[]> {
+  if (rows.length === 0) return [];
+  if (tx.provider === "sqlite") return insertEach(tx, table, columns, rows, "").map((id) => Number(id));
+  const idByKey = new Map((await insertValues<{ id: number; key: string }[]>(tx, table, columns, rows, returning)).map((row) => [row.key, Number(row.id)]));
+  return keys.map((key) => {
+    const id = idByKey.get(key);
+    if (id === undefined) throw new Error(`${table} row ${key} was not returned by the insert`);
+    return id;
+  });
+}
+
 /** Records deliveries that never reached a call (rejected before routing, or a failed batch). */
-export async function insertDeliveries(tx: ModelClient, deliveries: NewDelivery[]): Promise<void> {
+export async function insertDeliveries(tx: DriverConnection, deliveries: NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   await writeCallbackBatch(tx, { at: new Date(), results: [], deliveries, callUpdates: [], events: [], touchedThreads: [] });
 }

@@ -8,11 +8,11 @@ import type { DriverConnection } from "../db/driver.ts";
 import type { Provider } from "../db/database-url.ts";
 import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
 import { EXPLORER_CALL_COLUMNS } from "../results/call-columns.ts";
-import { insertEach, insertValues, jsonList } from "./json-rows.ts";
+import { insertEach, insertValues, jsonList } from "../db/bulk-rows.ts";
 
 /** Rows per statement: well under SQLite's 32,766 bound parameters for the widest table here. */
 const ROWS_PER_STATEMENT = 400;
-/** Rows per statement written as one JSON parameter (json-rows.ts): bounded only to bound memory. */
+/** Rows per statement written as one JSON parameter (lib/db/bulk-rows.ts): bounded only to bound memory. */
 const JSON_ROWS_PER_STATEMENT = 2_000;
 
 function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {

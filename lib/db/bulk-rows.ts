@@ -1,13 +1,13 @@
-// Multi-row writes and long id lists for OTLP ingest, on the transaction's driver connection
-// (lib/db/driver.ts). SQLite: one prepared INSERT run per row (microseconds a row, no statement compiled per
-// VALUES list). PostgreSQL: multi-row VALUES with bound values (the driver sends them as they are; Prisma's
-// raw path serialized, re-parsed and mapped each one, which is why rows once travelled as one JSON
+// Multi-row writes and long id lists on a transaction's driver connection (driver.ts), for the bulk write paths
+// (OTLP ingest, callback ingest). SQLite: one prepared INSERT run per row (microseconds a row, no statement
+// compiled per VALUES list). PostgreSQL: multi-row VALUES with bound values (the driver sends them as they are;
+// Prisma's raw path serialized, re-parsed and mapped each one, which is why rows once travelled as one JSON
 // parameter). Long id lists for look-ups still go as one JSON parameter (json_each /
 // jsonb_array_elements_text) instead of hundreds of placeholders.
 import "server-only";
-import type { Provider } from "../db/database-url.ts";
-import type { PgConnection, SqliteConnection } from "../db/driver.ts";
-import { sql, type Sql, type SqlValue } from "../db/sql.ts";
+import type { Provider } from "./database-url.ts";
+import type { PgConnection, SqliteConnection } from "./driver.ts";
+import { sql, type Sql, type SqlValue } from "./sql.ts";
 
 /** `(SELECT … )` of a list of strings passed as one JSON parameter: for `x IN ${jsonList(…)}` with long lists. */
 export function jsonList(provider: Provider, items: readonly string[]): Sql {
