@@ -117,6 +117,41 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     expect(await resultsOf((await callRow(different.groupId, different.id)).id)).toHaveLength(1);
   });
 
+  it("writes a mixed group commit — a new result, a subscription's next two, an unknown call — as if each came alone", async () => {
+    const done = await register();
+    const watch = await register({ name: "watch_prices" });
+    expect((await deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 0", subscription: true }))).status).toBe(200);
+    // Sent together: they share one transaction (on PostgreSQL, one statement: batch-statement-repository.ts).
+    const replies = await Promise.all([
+      deliver(toolResultMessage({ group_id: done.groupId, id: done.id, text: "done" })),
+      deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 1" })),
+      deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 2" })),
+      deliver(toolResultMessage({ group_id: done.groupId, id: "never-registered", text: "lost" })),
+    ]);
+    expect(replies.map((reply) => [reply.status, reply.outcome])).toEqual([
+      [200, "accepted"],
+      [200, "accepted"],
+      [200, "accepted"],
+      [404, "unknown_call"],
+    ]);
+    expect(replies.slice(1, 3).map((reply) => (reply.body as { ordinal: number }).ordinal)).toEqual([1, 2]);
+    const watchRow = await callRow(watch.groupId, watch.id);
+    expect(watchRow).toMatchObject({ status: "completed", subscription: "active", resultCount: 3 });
+    expect(await callRow(done.groupId, done.id)).toMatchObject({ status: "completed", resultCount: 1 });
+    const ticks = await resultsOf(watchRow.id);
+    expect(ticks.map((r) => r.text)).toEqual(["tick 0", "tick 1", "tick 2"]);
+    // Each reply names its own result; the audit rows and timeline rows point at the same ones, in order.
+    expect(replies.slice(1, 3).map((reply) => (reply.body as { result_id: number }).result_id)).toEqual(ticks.slice(1).map((r) => r.id));
+    const events = await t.database.client.event.findMany({ where: { toolCallId: watchRow.id, kind: "tool_result" }, orderBy: { id: "asc" } });
+    expect(events.map((event) => event.resultId)).toEqual(ticks.map((r) => r.id));
+    const audit = await t.database.client.delivery.findMany({ where: { toolCallId: watchRow.id }, orderBy: { id: "asc" } });
+    expect(audit.map((row) => [row.outcome, row.resultId])).toEqual(ticks.map((r) => ["accepted", r.id]));
+    expect((await deliveriesOf(done.groupId)).map((row) => [row.callKey, row.outcome, row.httpStatus])).toEqual([
+      [done.id, "accepted", 200],
+      ["never-registered", "unknown_call", 404],
+    ]);
+  });
+
   it("appends results to an active subscription until it is cancelled", async () => {
     const call = await register({ name: "watch_prices" });
     const ticks = ["AAPL 190.1", "AAPL 190.4", "AAPL 189.9"];

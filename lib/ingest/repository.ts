@@ -6,7 +6,7 @@
 import "server-only";
 import { insertEach, insertValues } from "../db/bulk-rows.ts";
 import type { DriverConnection } from "../db/driver.ts";
-import { empty, join, raw, sql, type SqlValue } from "../db/sql.ts";
+import { empty, join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
 
 export type CallKey = { groupId: string; callKey: string };
 
@@ -181,19 +181,19 @@ export type CallbackBatchWrite = {
   touchedThreads: number[];
 };
 
-const RESULT_COLUMNS = [
+export const RESULT_COLUMNS = [
   "toolCallId", "ordinal", "text", "textEscaped", "textSha256", "textBytes", "contentSha256", "displayAsJson", "displayKind",
   "receivedAt", "late", "isError", "errorSource", "envelopeKind", "success", "confidence", "nextAction", "errorType",
   "errorMessage", "errorRetryable", "errorUserMessage", "metaToolName", "metaToolVersion", "metaTraceId", "metaDurationMs",
   "metaCached", "isMcp", "schemaStatus", "invisibleCount", "secretCount", "analysisJson",
 ] as const satisfies readonly (keyof NewResult)[];
 
-const DELIVERY_COLUMNS = [
+export const DELIVERY_COLUMNS = [
   "receivedAt", "outcome", "httpStatus", "reason", "groupId", "callKey", "toolCallId", "resultId", "contentType", "bodyBytes",
   "bodySha256", "rawBody", "rawBodyTruncated", "remoteAddress", "webhookId",
 ] as const;
 
-const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped", "text", "dataJson"] as const;
+export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped", "text", "dataJson"] as const;
 
 /**
  * Writes a decided batch; returns the ids of the new results in `results` order. SQLite: prepared INSERTs run
@@ -212,22 +212,7 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
     await insertRows(tx, "Delivery", DELIVERY_COLUMNS, rows);
   }
 
-  // Calls changing the same way share one UPDATE (typically one or two per batch).
-  const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
-  for (const update of write.callUpdates) {
-    const key = JSON.stringify([update.status, update.subscription, update.addedResults, update.complete, update.timedOutAt?.getTime() ?? null, update.timedOutAt ? update.toolCallId : null]);
-    const group = groups.get(key);
-    if (group) group.ids.push(update.toolCallId);
-    else groups.set(key, { update, ids: [update.toolCallId] });
-  }
-  for (const { update, ids } of groups.values()) {
-    await tx.execute(sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
-      "resultCount" = "resultCount" + ${update.addedResults}
-      ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
-      ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
-      ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
-      WHERE "id" IN (${join(ids)})`);
-  }
+  for (const statement of callUpdateStatements(write)) await tx.execute(statement);
 
   if (write.events.length > 0) {
     const rows = write.events.map((e) => [
@@ -249,6 +234,25 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
     await tx.execute(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
   }
   return resultIds;
+}
+
+/** The batch's call updates: calls changing the same way share one UPDATE (typically one or two per batch). */
+export function callUpdateStatements(write: CallbackBatchWrite): Sql[] {
+  const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
+  for (const update of write.callUpdates) {
+    const key = JSON.stringify([update.status, update.subscription, update.addedResults, update.complete, update.timedOutAt?.getTime() ?? null, update.timedOutAt ? update.toolCallId : null]);
+    const group = groups.get(key);
+    if (group) group.ids.push(update.toolCallId);
+    else groups.set(key, { update, ids: [update.toolCallId] });
+  }
+  return [...groups.values()].map(
+    ({ update, ids }) => sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
+      "resultCount" = "resultCount" + ${update.addedResults}
+      ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
+      ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
+      ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
+      WHERE "id" IN (${join(ids)})`,
+  );
 }
 
 /** The newest oauth event of each call that has one: its data holds the message's content hash. */
