@@ -12,7 +12,7 @@ import { maskDto } from "../audit/mask.ts";
 import { revealInvisible } from "../results/flags.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
 import { findThread } from "./repository/threads.ts";
-import { countEvents, readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
+import { lastEventId, readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
 import { REPLAY_VENDORS, type ReplayHistoryView, type ReplayListItem, type ReplayStepView, type ReplayVendorName } from "./schemas.ts";
 import type { ReplayTrace } from "./replay-thread.ts";
 
@@ -59,7 +59,7 @@ const cache = new Map<string, ReplayTrace>();
 async function loadTrace(db: Database, groupId: string): Promise<ReplayTrace> {
   const thread = await findThread(db.client, groupId);
   if (thread === null) throw new AppError("not_found", `No thread "${groupId}"`);
-  const key = `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await countEvents(db.client, thread.id)}`;
+  const key = `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await lastEventId(db.client, thread.id)}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
