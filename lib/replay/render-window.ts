@@ -64,9 +64,12 @@ export function renderHistoryTail(
   options: RenderOptions & { minItems: number },
 ): RenderedTail {
   const prepared = prepareHistory(events, step);
-  for (let wanted = options.minItems * 8; ; wanted *= 4) {
+  const whole = () => ({ ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null });
+  for (let wanted = options.minItems * 8; ; ) {
     const start = windowStart(prepared.items, wanted);
-    if (start === 0) return { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null };
+    // A window that must reach back over most of the history (results answering calls far back) saves little:
+    // render it whole once rather than window after growing window.
+    if (start === 0 || start < prepared.items.length / 2) return whole();
     const isSystem = (item: HistoryItem) => item.event.kind === "message" && item.event.role === "system";
     const opening = prepared.items.slice(0, start).find((item) => !isSystem(item));
     const head = prepared.items.slice(0, start).filter((item) => isSystem(item) || item === opening);
@@ -74,6 +77,7 @@ export function renderHistoryTail(
     const rendered = renderPrepared(window, vendor, declarations, options);
     // The window's first turn may be cut (its earlier items are outside): enough items must follow it.
     if (itemCount(rendered.request, vendor) > options.minItems + head.length + 1) return { ...sorted(rendered), renderedFrom: prepared.items[start]?.index ?? null };
+    wanted = Math.max(wanted, prepared.items.length - start) * 4;
   }
 }
 
