@@ -34,6 +34,8 @@ const PAGES = [
   "/settings/access",
   "/settings/access-log",
   "/settings/storage",
+  "/setup",
+  "/sign-in",
   "/no-such-page",
 ];
 
@@ -163,6 +165,13 @@ test.describe("at 390 px", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       await page.screenshot({ path: testInfo.outputPath("390.png"), fullPage: true });
       expect(overflow, `${url} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      // Wide tables scroll inside their card; any other card or panel that scrolls sideways hides its content.
+      const scrolling = await page.evaluate(() =>
+        Array.from(document.querySelectorAll("main .card:not(.table-wrap):not(:has(> table)), main .panel:not(:has(> .table-wrap, > .table-scroll, > table))"))
+          .filter((element) => element.scrollWidth > element.clientWidth + 1)
+          .map((element) => `${element.className} (${element.scrollWidth - element.clientWidth} px)`),
+      );
+      expect(scrolling, `${url}: cards scrolling sideways`).toEqual([]);
       const menu = page.getByRole("button", { name: "Menu" });
       await expect(menu).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();

@@ -5,6 +5,13 @@ import { ReplayAdjustments } from "./replay-adjustments.tsx";
 
 const HISTORY_ARRAY = { anthropic: "messages", "openai-chat": "messages", "openai-responses": "input", gemini: "contents" } as const;
 
+function shownItems(history: NonNullable<ReplayStepView["history"]>, items: string): string {
+  const shown = (history.totalItems - history.hiddenItems).toLocaleString("en-US");
+  // A long history is rendered from a window at its end (lib/replay/render-window): the whole count is not known here.
+  if (history.renderedFrom !== null) return `Showing the last ${shown} ${items} (rendered from event ${history.renderedFrom.toLocaleString("en-US")} on; lists of adjustments and left-out parts cover those events)`;
+  return `Showing the last ${shown} of ${history.totalItems.toLocaleString("en-US")} ${items}`;
+}
+
 export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stale: boolean }) {
   const { history, encoding } = view;
   const label = REPLAY_VENDOR_LABELS[encoding];
@@ -60,16 +67,14 @@ export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stal
       ) : (
         <>
           <p className="small muted">Shown with secret-looking strings masked and invisible characters marked; Copy and Download give the exact JSON.</p>
-          {history.hiddenItems > 0 || history.hiddenChars > 0 ? (
+          {history.hiddenItems > 0 || history.hiddenChars !== 0 ? (
             <p className="small replay-truncated">
-              {history.hiddenItems > 0
-                ? `Showing the last ${(history.totalItems - history.hiddenItems).toLocaleString("en-US")} of ${history.totalItems.toLocaleString("en-US")} ${HISTORY_ARRAY[encoding]}`
-                : "Showing the end of the history"}
-              {history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
+              {history.hiddenItems > 0 ? shownItems(history, HISTORY_ARRAY[encoding]) : "Showing the end of the history"}
+              {history.hiddenChars === null ? ", its last lines" : history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
             </p>
           ) : null}
           <pre className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${view.step}`} data-testid="replay-json">
-            {history.hiddenChars > 0 ? "…\n" : ""}
+            {history.hiddenChars !== 0 ? "…\n" : ""}
             {history.json}
           </pre>
         </>

@@ -122,6 +122,12 @@ export async function countWordMatches(db: ModelClient, provider: Provider, word
   return Number(rows[0]?.n ?? 0);
 }
 
+/** Calls stored, from the trigger-kept tally (RowTally 'calls'): a count(*) walks every index entry. */
+export async function countCalls(db: ModelClient): Promise<number> {
+  const tally = await db.rowTally.findUnique({ where: { key: "calls" }, select: { count: true } });
+  return tally?.count ?? 0;
+}
+
 function conditions(provider: Provider, f: CallFilters): Sql[] {
   const where: Sql[] = [];
   if (f.tool !== undefined) where.push(sql`c."toolName" = ${f.tool}`);

@@ -5,7 +5,7 @@ import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { deriveVerdict } from "../results/verdict.ts";
 import { decodeExplorerCursor, encodeExplorerCursor } from "./cursor.ts";
-import { countWordMatches, findCallsPage, findReplayStep, findToolNames, type CallFilters, type CallOrder, type CallRow } from "./repository.ts";
+import { countCalls, countWordMatches, findCallsPage, findReplayStep, findToolNames, type CallFilters, type CallOrder, type CallRow } from "./repository.ts";
 import { DEADLINE_PASSED, SIGNAL_ERROR_TYPES, type ExplorerCall, type ExplorerFilters, type ExplorerPage, type ExplorerQuery, type ExplorerSort } from "./schemas.ts";
 
 const ORDERS: Record<ExplorerSort, CallOrder> = {
@@ -32,25 +32,26 @@ function errorTypeFilter(value: string): CallFilters["errorType"] {
 /**
  * Per word, the query shape (repository searchCondition): "probe" when the word is common enough that walking the
  * order finds a page sooner than listing every match. Measured on SQLite at 1M calls: listing costs ~15 µs per
- * match, probing ~0.6 ms per call walked, so probing wins above ~50,000 matches alone, or above ~2,000 when an
- * indexed filter narrows the walk. On PostgreSQL listing rechecks every match against its text (~30 µs each), so
- * probing wins from ~2,000 matches (the count itself is capped there, as it costs a recheck per match).
+ * match, probing ~0.6 ms per call walked. A walk meets matches at their density among calls (a filter narrows the
+ * walk and the matches alike), so a page of 51 takes ~51 × calls / matches probes: probing wins above
+ * √(51 × 40 × calls) matches (~45,000 at 1M calls), filtered or not. (A fixed 2,000 when filtered sent
+ * `q=word_42&tool=deploy` — 2,200 matches in 1.1M calls — into a 25,000-call walk: 11 s.) On PostgreSQL listing
+ * rechecks every match against its text (~30 µs each), so probing wins from ~2,000 matches (the count itself is
+ * capped there, as it costs a recheck per match).
  */
-async function searchShapes(database: Database, words: string[], narrowed: boolean): Promise<NonNullable<CallFilters["words"]>> {
-  const threshold = database.provider === "postgresql" || narrowed ? 2_000 : 50_000;
+async function searchShapes(database: Database, words: string[]): Promise<NonNullable<CallFilters["words"]>> {
+  const threshold = database.provider === "postgresql" ? 2_000 : Math.max(2_000, Math.round(Math.sqrt(51 * 40 * (await countCalls(database.client)))));
   return Promise.all(
     words.map(async (word) => ({ word, shape: (await countWordMatches(database.client, database.provider, word, threshold + 1)) > threshold ? "probe" : "drive" })),
   );
 }
-
-const NARROWING: (keyof ExplorerFilters)[] = ["tool", "status", "errorType", "vendor", "nextAction", "envelope", "isError", "late", "timedOut", "thread"];
 
 export async function toCallFilters(query: ExplorerFilters, database: Database): Promise<CallFilters> {
   let words: CallFilters["words"];
   if (query.q !== undefined) {
     const found = searchWords(query.q);
     if (found.length === 0) throw new AppError("invalid", "q: has no letters or digits to search for", { path: "q" });
-    words = await searchShapes(database, found, NARROWING.some((key) => query[key] !== undefined));
+    words = await searchShapes(database, found);
   }
   return {
     tool: query.tool,

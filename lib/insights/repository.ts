@@ -1,54 +1,59 @@
-// Prisma access for insights: indexed counts, grouped counts, one portable join (error types by tool) and a
-// bounded sample of finished calls for durations. SQL stays portable across SQLite and PostgreSQL.
+// Prisma access for insights: the trigger-kept tallies (one small read) and a bounded sample of finished calls for
+// durations. SQL stays portable across SQLite and PostgreSQL.
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
 
-/**
- * Results, and those with an envelope. Counted as total − those without (a range of the envelopeKind index over
- * its NULLs), so the index entries of every enveloped result are not walked (issue 13: insights at 1M results).
- */
-export async function countResults(db: ModelClient): Promise<{ total: number; withEnvelope: number }> {
-  // The total from the trigger-kept tally (RowTally): a count(*) walks a million index entries.
-  const [tally, withoutEnvelope] = await Promise.all([db.rowTally.findUnique({ where: { key: "results" } }), db.toolResult.count({ where: { envelopeKind: null } })]);
-  const total = tally?.count ?? 0;
-  return { total, withEnvelope: total - withoutEnvelope };
-}
-
-/** Results with from ≤ confidence < to (≤ to when `includeTo`): one range scan of the confidence index each. */
-export async function countConfidenceBetween(db: ModelClient, range: { from: number; to: number; includeTo: boolean }): Promise<number> {
-  return db.toolResult.count({ where: { confidence: { gte: range.from, ...(range.includeTo ? { lte: range.to } : { lt: range.to }) } } });
-}
-
-export async function countConfidenceOutOfRange(db: ModelClient): Promise<number> {
-  return db.toolResult.count({ where: { OR: [{ confidence: { lt: 0 } }, { confidence: { gt: 1 } }] } });
-}
-
-/** Results per nextAction, from the trigger-kept tallies (RowTally 'results.nextAction:<action>'). */
-export async function countNextActions(db: ModelClient): Promise<Map<string, number>> {
-  const prefix = "results.nextAction:";
-  const rows = await db.rowTally.findMany({ where: { key: { startsWith: prefix } }, select: { key: true, count: true } });
-  return new Map(rows.map((row) => [row.key.slice(prefix.length), row.count]));
-}
+/** The trigger-kept tallies Insights reads (RowTally; migrations 20261126055445_explorer_calls and 20261126090000_insights_tallies). */
+export type InsightsTallies = {
+  results: number;
+  withoutEnvelope: number;
+  /** Results per confidence tenth: index k counts k/10 ≤ confidence < (k+1)/10, with 1.0 in the last. */
+  confidenceTenths: number[];
+  confidenceOutOfRange: number;
+  nextActions: Map<string, number>;
+  errors: ErrorGroup[];
+  timedOutByTool: Map<string, number>;
+};
 
 export type ErrorGroup = { toolName: string; errorType: string | null; errorSource: string | null; count: number };
 
-/**
- * Errored calls per (tool, error type, error signal), by each call's newest result: the explorer's columns
- * (explorer_calls migration), so the count is one range of a covering index and every bar drills into /calls
- * with exactly these calls.
- */
-export async function countErrorsByTool(db: ModelClient): Promise<ErrorGroup[]> {
-  const rows = await db.$queryRaw<{ toolName: string; errorType: string | null; errorSource: string | null; count: number | bigint | string }[]>`
-    SELECT "toolName" AS "toolName", "resultErrorType" AS "errorType", "resultErrorSource" AS "errorSource", COUNT(*) AS "count"
-    FROM "ToolCall" WHERE "resultIsError" = TRUE
-    GROUP BY "toolName", "resultErrorType", "resultErrorSource"`;
-  // COUNT(*) is a bigint on PostgreSQL and a number on SQLite.
-  return rows.map((row) => ({ toolName: row.toolName, errorType: row.errorType, errorSource: row.errorSource, count: Number(row.count) }));
+const TENTH = "results.confidence.tenth:";
+const NEXT_ACTION = "results.nextAction:";
+const ERROR = "calls.error:";
+const TIMED_OUT = "calls.timed_out.tool:";
+
+function errorGroup(json: string, count: number): ErrorGroup | null {
+  // The key's tail is a JSON array [tool, errorType, errorSource] written by the database (json_array / json_build_array).
+  const parsed: unknown = JSON.parse(json);
+  if (!Array.isArray(parsed) || typeof parsed[0] !== "string") return null;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return { toolName: parsed[0], errorType: text(parsed[1]), errorSource: text(parsed[2]), count };
 }
 
-export async function countTimedOutByTool(db: ModelClient): Promise<Map<string, number>> {
-  const groups = await db.toolCall.groupBy({ by: ["toolName"], where: { status: "timed_out" }, _count: { _all: true } });
-  return new Map(groups.map((g) => [g.toolName, g._count._all]));
+/**
+ * Every aggregate of the page in one read of a few dozen tally rows: counting them live walked a million index
+ * entries (0.9–1.7 s at 1M results, issue 13). Errors are counted per call by its newest result (the explorer's
+ * columns), so each bar drills into /calls with exactly these calls.
+ */
+export async function readInsightsTallies(db: ModelClient): Promise<InsightsTallies> {
+  const rows = await db.rowTally.findMany({ where: { OR: [{ key: { startsWith: "results" } }, { key: { startsWith: ERROR } }, { key: { startsWith: TIMED_OUT } }] }, select: { key: true, count: true } });
+  const tallies: InsightsTallies = { results: 0, withoutEnvelope: 0, confidenceTenths: Array.from({ length: 10 }, () => 0), confidenceOutOfRange: 0, nextActions: new Map(), errors: [], timedOutByTool: new Map() };
+  for (const { key, count } of rows) {
+    if (count <= 0) continue;
+    if (key === "results") tallies.results = count;
+    else if (key === "results.envelope:none") tallies.withoutEnvelope = count;
+    else if (key === "results.confidence:out") tallies.confidenceOutOfRange = count;
+    else if (key.startsWith(TENTH)) {
+      const tenth = Number(key.slice(TENTH.length));
+      if (Number.isInteger(tenth) && tenth >= 0 && tenth < 10) tallies.confidenceTenths[tenth] = count;
+    } else if (key.startsWith(NEXT_ACTION)) tallies.nextActions.set(key.slice(NEXT_ACTION.length), count);
+    else if (key.startsWith(TIMED_OUT)) tallies.timedOutByTool.set(key.slice(TIMED_OUT.length), count);
+    else if (key.startsWith(ERROR)) {
+      const group = errorGroup(key.slice(ERROR.length), count);
+      if (group) tallies.errors.push(group);
+    }
+  }
+  return tallies;
 }
 
 export type FinishedCall = { toolName: string; requestedAt: Date; finishedAt: Date; metaDurationMs: number | null };

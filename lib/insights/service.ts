@@ -5,17 +5,7 @@ import { getDatabase, type Database } from "../db/client.ts";
 import { confidenceBand, NEXT_ACTIONS } from "../results/envelope.ts";
 import { BAND_ADVICE } from "../results/verdict.ts";
 import { percentile } from "./percentile.ts";
-import {
-  countConfidenceBetween,
-  countConfidenceOutOfRange,
-  countErrorsByTool,
-  countNextActions,
-  countResults,
-  countTimedOutByTool,
-  findFinishedCalls,
-  type ErrorGroup,
-  type FinishedCall,
-} from "./repository.ts";
+import { findFinishedCalls, readInsightsTallies, type ErrorGroup, type FinishedCall, type InsightsTallies } from "./repository.ts";
 import type { ConfidenceBucket, ConfidenceDistribution, InsightsData, ToolDuration, ToolErrors } from "./schemas.ts";
 
 export const DURATION_SAMPLE_LIMIT = 5000;
@@ -24,14 +14,10 @@ const BUCKETS = 10;
 /** The error type shown for calls whose deadline passed with no result (they have no result to carry a type). */
 export const DEADLINE_PASSED = "deadline passed";
 
-async function confidenceDistribution(database: Database): Promise<ConfidenceDistribution> {
+function confidenceDistribution(tallies: Pick<InsightsTallies, "confidenceTenths" | "confidenceOutOfRange">): ConfidenceDistribution {
   // Bucket edges are tenths, so the seed's band edges (0.5, 0.8) are bucket edges and each bucket has one band.
-  const ranges = Array.from({ length: BUCKETS }, (_, i) => ({ from: i / BUCKETS, to: (i + 1) / BUCKETS, includeTo: i === BUCKETS - 1 }));
-  const [counts, outOfRange] = await Promise.all([
-    Promise.all(ranges.map((range) => countConfidenceBetween(database.client, range))),
-    countConfidenceOutOfRange(database.client),
-  ]);
-  const buckets: ConfidenceBucket[] = ranges.map((range, i) => ({ from: range.from, to: range.to, count: counts[i] ?? 0, band: confidenceBand(range.from).band }));
+  const buckets: ConfidenceBucket[] = Array.from({ length: BUCKETS }, (_, i) => ({ from: i / BUCKETS, to: (i + 1) / BUCKETS, count: tallies.confidenceTenths[i] ?? 0, band: confidenceBand(i / BUCKETS).band }));
+  const outOfRange = tallies.confidenceOutOfRange;
   // The advice is the verdict's (lib/results/verdict), word for word, so the call page and Insights say the same.
   const bands = (["high", "medium", "low"] as const).map((band) => ({
     band,
@@ -106,21 +92,15 @@ export function summarizeDurations(calls: FinishedCall[], limit: number): ToolDu
 
 export async function getInsights(options: { database?: Database; now?: Date } = {}): Promise<InsightsData> {
   const database = options.database ?? (await getDatabase());
-  const db = database.client;
-  const [results, nextActionCounts, errorGroups, timedOut, finished] = await Promise.all([
-    countResults(db),
-    countNextActions(db),
-    countErrorsByTool(db),
-    countTimedOutByTool(db),
-    findFinishedCalls(db, DURATION_SAMPLE_LIMIT),
-  ]);
-  const confidence = await confidenceDistribution(database);
+  // Two reads: the tallies (a few dozen rows) and the newest finished calls (bounded by the primary key).
+  const [tallies, finished] = await Promise.all([readInsightsTallies(database.client), findFinishedCalls(database.client, DURATION_SAMPLE_LIMIT)]);
+  const confidence = confidenceDistribution(tallies);
   // Every defined action, in the seed's order, even at zero: an absent bar is information too.
-  const nextActions = NEXT_ACTIONS.map((action) => ({ action, count: nextActionCounts.get(action) ?? 0 }));
-  const { errorsByTool, errorTypes } = summarizeErrors(errorGroups, timedOut);
+  const nextActions = NEXT_ACTIONS.map((action) => ({ action, count: tallies.nextActions.get(action) ?? 0 }));
+  const { errorsByTool, errorTypes } = summarizeErrors(tallies.errors, tallies.timedOutByTool);
   return {
     generatedAt: (options.now ?? new Date()).toISOString(),
-    results: { total: results.total, withEnvelope: results.withEnvelope },
+    results: { total: tallies.results, withEnvelope: tallies.results - tallies.withoutEnvelope },
     confidence,
     nextActions,
     errorsByTool,

@@ -6,12 +6,13 @@ import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { eventKindLabel, eventSummary } from "../replay/event-summary.ts";
-import { renderHistory, stringifyRequest } from "../replay/render-history.ts";
+import { jsonTail } from "../replay/json-tail.ts";
+import { HISTORY_ARRAY_KEY, renderHistoryTail } from "../replay/render-window.ts";
 import { maskDto } from "../audit/mask.ts";
 import { revealInvisible } from "../results/flags.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
 import { findThread } from "./repository/threads.ts";
-import { countEvents, readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
+import { lastEventId, readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
 import { REPLAY_VENDORS, type ReplayHistoryView, type ReplayListItem, type ReplayStepView, type ReplayVendorName } from "./schemas.ts";
 import type { ReplayTrace } from "./replay-thread.ts";
 
@@ -27,7 +28,6 @@ const RENAMED_SHOWN = 100;
 const ADJUSTMENTS_SHOWN = 50;
 /** Pending calls named on the page (the count is always given): the last step of a thread of open calls has thousands. */
 const PENDING_SHOWN = 100;
-export const HISTORY_ARRAY: Record<ReplayVendorName, string> = { anthropic: "messages", "openai-chat": "messages", "openai-responses": "input", gemini: "contents" };
 
 // Secret-looking values are masked afterwards over the whole view (maskDto), with fingerprints a reveal can use.
 function present(text: string): string {
@@ -59,7 +59,7 @@ const cache = new Map<string, ReplayTrace>();
 async function loadTrace(db: Database, groupId: string): Promise<ReplayTrace> {
   const thread = await findThread(db.client, groupId);
   if (thread === null) throw new AppError("not_found", `No thread "${groupId}"`);
-  const key = `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await countEvents(db.client, thread.id)}`;
+  const key = `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await lastEventId(db.client, thread.id)}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
@@ -86,15 +86,17 @@ async function loadTrace(db: Database, groupId: string): Promise<ReplayTrace> {
 }
 
 function shownJson(request: unknown, encoding: ReplayVendorName): Pick<ReplayHistoryView, "json" | "hiddenItems" | "totalItems" | "hiddenChars"> {
-  const key = HISTORY_ARRAY[encoding];
+  const key = HISTORY_ARRAY_KEY[encoding];
   const items = isRecord(request) && Array.isArray(request[key]) ? request[key] : null;
   const windowed = items !== null && items.length > SHOWN_ITEMS && isRecord(request) ? { ...request, [key]: items.slice(-SHOWN_ITEMS) } : request;
   const hiddenItems = windowed === request || items === null ? 0 : items.length - SHOWN_ITEMS;
-  // Lossless: numbers a double cannot hold keep their digits (JSON.stringify would round them).
-  const json = stringifyRequest(windowed, 2);
-  if (json.length <= SHOWN_JSON_CHARS) return { json: present(json), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: 0 };
-  const start = json.indexOf("\n", json.length - SHOWN_JSON_CHARS) + 1;
-  return { json: present(json.slice(start)), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: start };
+  // Lossless (numbers a double cannot hold keep their digits), and only the end is written: one message of a
+  // 100k-call history can hold 100k blocks.
+  const tail = jsonTail(windowed, SHOWN_JSON_CHARS);
+  if (tail.complete && tail.text.length <= SHOWN_JSON_CHARS) return { json: present(tail.text), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: 0 };
+  // Whole lines: from the first line start within the last SHOWN_JSON_CHARS characters.
+  const start = tail.text.indexOf("\n", tail.text.length - SHOWN_JSON_CHARS) + 1;
+  return { json: present(tail.text.slice(start)), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: tail.complete ? start : null };
 }
 
 function listAround(trace: ReplayTrace, step: number, pending: ReadonlySet<string>): ReplayListItem[] {
@@ -147,11 +149,13 @@ async function buildReplayStep(options: { groupId: string; step?: number; call?:
   let pendingIds: ReadonlySet<string> = new Set();
   let error: string | null = null;
   try {
-    const rendered = renderHistory(trace.events, step, encoding, trace.declarations, { sourceFormat: trace.format });
+    // Only the request's end is shown: render a window of it (the whole history of a 100k-call thread took seconds).
+    const rendered = renderHistoryTail(trace.events, step, encoding, trace.declarations, { sourceFormat: trace.format, minItems: SHOWN_ITEMS });
     pendingIds = new Set(rendered.pendingCallIds);
     const names = callNames(trace, rendered.pendingCallIds.slice(0, PENDING_SHOWN));
     history = {
       ...shownJson(rendered.request, encoding),
+      renderedFrom: rendered.renderedFrom,
       pending: rendered.pendingCallIds.slice(0, PENDING_SHOWN).map((callId) => ({ callId: present(callId), name: present(names.get(callId) ?? "call") })),
       pendingTotal: rendered.pendingCallIds.length,
       skipped: rendered.skipped.slice(0, SKIPPED_SHOWN).map((skipped) => ({ index: skipped.index, part: skipped.part ?? null, reason: present(skipped.reason) })),

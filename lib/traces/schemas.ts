@@ -104,8 +104,15 @@ export type ReplayHistoryView = {
   /** The shown end of the request JSON (masked, invisible characters marked). */
   json: string;
   hiddenItems: number;
+  /** Items of the rendered request: the whole request's when `renderedFrom` is null. */
   totalItems: number;
-  hiddenChars: number;
+  /**
+   * Null when the whole history was rendered; else the timeline index from which it was (lib/replay/render-window):
+   * earlier items are not counted, and skipped parts, adjustments and renamed ids cover the rendered events only.
+   */
+  renderedFrom: number | null;
+  /** Characters of the JSON before the shown part; null when cut there without writing the part before. */
+  hiddenChars: number | null;
   /** The first PENDING_SHOWN of `pendingTotal` calls pending at this step. */
   pending: { callId: string; name: string }[];
   pendingTotal: number;

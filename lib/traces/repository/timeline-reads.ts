@@ -95,7 +95,11 @@ export async function countCalls(client: ModelClient, threadId: number): Promise
   return client.toolCall.count({ where: { threadId } });
 }
 
-/** How many events the thread has: with its last activity, what says a cached replay trace is still current. */
-export async function countEvents(client: ModelClient, threadId: number): Promise<number> {
-  return client.event.count({ where: { threadId } });
+/**
+ * The thread's newest event id (0 for none): with its last activity, what says a cached replay trace is still
+ * current. Events are only appended, so a new one changes it; one index probe, where counting walked 200k entries.
+ */
+export async function lastEventId(client: ModelClient, threadId: number): Promise<number> {
+  const newest = await client.event.findFirst({ where: { threadId }, orderBy: { id: "desc" }, select: { id: true } });
+  return newest?.id ?? 0;
 }
