@@ -2,10 +2,17 @@
 // inserts, in-place updates of results and calls (OTLP span updates, fork rewrites, the deadline sweep) and
 // cascading deletes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordEvents } from "../events/service.ts";
 import { seedBulk } from "../explorer/bulk-seed.ts";
+import { acceptToolResult } from "../ingest/service.ts";
+import { decodeProtobufExport } from "../otel/otlp-proto.ts";
+import { acceptTraceExport } from "../otel/service.ts";
+import { runAiSdkToolLoop } from "../otel/testing/ai-sdk-run.ts";
+import { rawDelivery, toolResultMessage, uniqueId } from "../testing/factories.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 import { NEXT_ACTIONS } from "../results/envelope.ts";
 import { errorTypeOf, getInsights } from "./service.ts";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 
 type Scanned = { total: number; withEnvelope: number; tenths: number[]; outOfRange: number; nextActions: number[]; errors: Record<string, number>; timedOut: Record<string, number> };
 
@@ -86,6 +93,29 @@ describe.each(testBackends())("insights tallies on $provider", (backend) => {
     const scanned = await scan(t);
     expect(scanned.outOfRange).toBeGreaterThan(0);
     expect(scanned.errors["renamed_tool · envelope failure (no type)"]).toBe(10);
+    expect(await fromTallies()).toEqual(scanned);
+  });
+
+  it("follow calls and results written by callbacks (one group commit) and by OTLP exports", async () => {
+    // The callback path writes the explorer columns with the call update, and OTLP ingest with the call insert;
+    // the result trigger then skips those calls — the tallies must follow either way.
+    const groupId = uniqueId("tally-live");
+    const keys = ["ok", "failed", "envelope", "sub"];
+    await recordEvents(keys.map((id) => ({ type: "tool_call", group_id: groupId, id, name: "deploy" })), { database: t.database });
+    const deliver = (message: Record<string, unknown>) => acceptToolResult(rawDelivery(toolResultMessage({ group_id: groupId, ...message })));
+    const replies = await Promise.all([
+      deliver({ id: "ok", text: "deployed" }),
+      deliver({ id: "failed", text: "Error: quota exceeded" }),
+      deliver({ id: "envelope", text: JSON.stringify({ success: false, confidence: 0.2, nextAction: "retry", error: { type: "quota", message: "no" } }) }),
+      deliver({ id: "sub", text: "tick 0", subscription: true }),
+      deliver({ id: "sub", text: "tick 1" }),
+    ]);
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200]);
+    const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId: uniqueId("tally-otel") });
+    expect(await acceptTraceExport({ decoded: decodeProtobufExport(ProtobufTraceSerializer.serializeRequest(spans) ?? new Uint8Array()), database: t.database })).toBeNull();
+    const scanned = await scan(t);
+    expect(Object.keys(scanned.errors).some((key) => key.startsWith("deploy"))).toBe(true);
+    expect(Object.keys(scanned.errors).some((key) => key.startsWith("flaky"))).toBe(true);
     expect(await fromTallies()).toEqual(scanned);
   });
 
