@@ -2,7 +2,8 @@
 // measured in the same run (scripts/bench/baseline-server.ts), under the same wrk load: every request a
 // tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable, beside
 // its own baseline (scripts/bench/pg-baseline-server.ts: node:http + pg, one durable transaction each).
-// Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded, 80000),
+// Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded for Toolscope,
+//          60000), --baseline-calls <n> (for the baselines, 400000),
 //          --no-postgres, --only sqlite|postgres, --skip-build. BENCH_CPU_PROF=<dir>: a V8 CPU profile of each
 //          Toolscope server (node --cpu-prof) is written there.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -24,6 +25,9 @@ const option = (name: string, fallback: number) => {
 const duration = option("duration", 10);
 const connections = option("connections", 32);
 const calls = option("calls", 60_000);
+// The baselines seed their pending calls with one SQL statement, and on a quiet machine answer 10,000/s or more:
+// give them enough that they never run out (a 404 for a missing call is not a stored result).
+const baselineCalls = option("baseline-calls", 400_000);
 const group = "bench";
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-"));
@@ -140,7 +144,7 @@ let sqlite: (Run & { durable: number }) | null = null;
 let baselineRun: Run | null = null;
 if (only !== "postgres") {
   const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
-    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
+    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
@@ -171,7 +175,7 @@ if (!args.includes("--no-postgres") && only !== "sqlite") {
   try {
     pgBaselineRun = await withDatabase(`toolscope_bench_baseline_${process.pid}`, async (url) => {
       const server = spawn(process.execPath, nodeScriptArgs("scripts/bench/pg-baseline-server.ts"), {
-        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(calls), BENCH_GROUP: group, PORT: "0" },
+        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, PORT: "0" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       try {
@@ -213,6 +217,9 @@ const compare = (product: Run, base: Run, target: number) => {
 };
 if (sqlite && baselineRun) compare(sqlite, baselineRun, 80);
 if (postgres && pgBaselineRun) compare(postgres, pgBaselineRun, 60);
+for (const row of rows) {
+  if (row.non2xx > 0) console.log(`WARNING ${row.label}: ${row.non2xx} requests were not stored (ran out of pending calls? raise --calls / --baseline-calls)`);
+}
 for (const row of [sqlite, postgres]) {
   // Stored may exceed acknowledged: requests still in flight when wrk stops are committed, unanswered.
   if (row && row.durable < row.ok) console.log(`WARNING ${row.label}: ${row.ok} acknowledged but only ${row.durable} stored`);
