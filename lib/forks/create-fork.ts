@@ -2,6 +2,7 @@
 // original (the same writer as imports, so the fork replays exactly like any thread), then its first model turn.
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { maskDto } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";
@@ -103,7 +104,8 @@ async function replyFor(db: Database, forkRunId: number, started: StartedTurn, w
     model: run.target,
     api: run.api === "anthropic" || run.api === "gemini" || run.api === "openai-responses" ? run.api : "openai-chat",
     status: forkStatus(run.status),
-    turn: turn === undefined ? null : turnView(turn),
+    // The model's output leaves the server masked, as on the fork page (lib/audit/mask); the fork's replay reveals.
+    turn: turn === undefined ? null : maskDto(turnView(turn)).value,
   };
   return { status: wait ? 201 : 202, body, groupId: run.groupId };
 }

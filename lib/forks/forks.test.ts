@@ -152,6 +152,16 @@ describe.each(testBackends())("forks on $provider", (backend) => {
     expect(comparison.summary.edited).toBe(1);
   });
 
+  it("answers a fork request with the model's output masked, as the fork page shows it", async () => {
+    const secret = "sk-ant-api03-" + "x".repeat(40);
+    fake.enqueue("model-anthropic", { text: `Use the key ${secret} for the weather API.` });
+    const created = await fork({ step: 5, model: "fake-anthropic" });
+    const text = created.body.turn?.live.text ?? "";
+    expect(text).toContain("Use the key sk-a…[masked");
+    expect(JSON.stringify(created.body)).not.toContain(secret);
+    expect(JSON.stringify(await view(created.body.group_id))).not.toContain(secret);
+  });
+
   it("lets a runtime answer a fork's call through the callback, unchanged", async () => {
     fake.enqueue("model-openai-chat", { toolCalls: [{ id: "call_runtime", name: "get_weather", arguments: { city: "Oslo" } }] });
     const { body } = await fork({ step: 5, model: "fake-openai-chat" });
