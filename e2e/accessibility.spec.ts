@@ -89,8 +89,8 @@ for (const colorScheme of ["light", "dark"] as const) {
         const url = fill(template, await pages(request));
         await page.goto(url);
         await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-        // Let live lists and client islands settle before the audit.
-        await page.waitForTimeout(300);
+        // Audit the settled page: loaded, and nothing still marked as loading (skeletons, windows being read).
+        await page.waitForFunction(() => document.readyState === "complete" && document.querySelector('[aria-busy="true"]') === null);
         expect(await audit(page), url).toEqual([]);
       });
     }
