@@ -46,10 +46,23 @@ export function useTimelineFeed(win: TimelineWindow) {
   const firstRendered = items[0]?.index ?? 0;
   const lastRendered = items.at(-1)?.index ?? 0;
   const { setWantNewer, setWantOlder } = win;
+  // A jump replaces the window, and until the view has scrolled to its target the rendered range still reflects
+  // the old scroll position (after "go to call 7", near the top): reading older or newer pages from there would
+  // pile pages onto the new window and trim its far end — the target with it. Edges count once the target shows.
+  const settledTarget = useRef<number | null>(null);
   useEffect(() => {
+    if (target && target.serial !== settledTarget.current) {
+      const index = rowIndexOf(rows, target.eventId);
+      if (index >= 0 && (index < firstRendered || index > lastRendered)) {
+        setWantNewer(false);
+        setWantOlder(false);
+        return;
+      }
+      settledTarget.current = target.serial;
+    }
     setWantNewer(lastRendered >= rows.length - LOAD_AHEAD_ROWS);
     setWantOlder(firstRendered <= LOAD_AHEAD_ROWS);
-  }, [firstRendered, lastRendered, rows.length, setWantNewer, setWantOlder]);
+  }, [firstRendered, lastRendered, rows, target, setWantNewer, setWantOlder]);
 
   const { setFollow } = win;
   const updateFollowing = useCallback(() => {
