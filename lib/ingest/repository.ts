@@ -236,20 +236,6 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
   return resultIds;
 }
 
-/** Per call: its newest new result, whether any new one is late, and its first result when this batch adds it. */
-export function resultsByCall(results: NewResult[]): Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }> {
-  const byCall = new Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }>();
-  for (const result of results) {
-    const seen = byCall.get(result.toolCallId);
-    byCall.set(result.toolCallId, {
-      newest: seen && seen.newest.ordinal > result.ordinal ? seen.newest : result,
-      anyLate: (seen?.anyLate ?? false) || result.late,
-      first: result.ordinal === 0 ? result : (seen?.first ?? null),
-    });
-  }
-  return byCall;
-}
-
 /** The batch's call updates: calls changing the same way share one UPDATE (typically one or two per batch). */
 export function callUpdateStatements(write: CallbackBatchWrite): Sql[] {
   const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
