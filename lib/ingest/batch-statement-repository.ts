@@ -12,7 +12,8 @@
 import "server-only";
 import type { PgConnection } from "../db/driver.ts";
 import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
-import { DELIVERY_COLUMNS, EVENT_COLUMNS, RESULT_COLUMNS, type CallbackBatchWrite, type NewDelivery, type NewResult } from "./repository.ts";
+import { resultsByCall } from "./call-updates.ts";
+import { DELIVERY_COLUMNS, EVENT_COLUMNS, RESULT_COLUMNS, type CallbackBatchWrite, type NewDelivery } from "./repository.ts";
 
 /** Bound values per statement: under the protocol's 65,535, with room (the lean path's batches stay far below). */
 const MAX_VALUES = 30_000;
@@ -77,20 +78,6 @@ export async function writeBatchStatement(tx: PgConnection, write: CallbackBatch
     if (id === undefined) throw new Error(`result ${r.toolCallId}:${r.ordinal} was not returned by the insert`);
     return id;
   });
-}
-
-/** Per call: its newest new result, whether any new one is late, and its first result when this batch adds it. */
-function resultsByCall(results: NewResult[]): Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }> {
-  const byCall = new Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }>();
-  for (const result of results) {
-    const seen = byCall.get(result.toolCallId);
-    byCall.set(result.toolCallId, {
-      newest: seen && seen.newest.ordinal > result.ordinal ? seen.newest : result,
-      anyLate: (seen?.anyLate ?? false) || result.late,
-      first: result.ordinal === 0 ? result : (seen?.first ?? null),
-    });
-  }
-  return byCall;
 }
 
 /**

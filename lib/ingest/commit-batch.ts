@@ -6,6 +6,7 @@ import { config, DEFAULT_REFUSED_BODY_BYTES } from "../config.ts";
 import type { DriverConnection } from "../db/driver.ts";
 import { AppError } from "../http/app-error.ts";
 import { analyzeResult, type ResultAnalysis } from "../results/analyze.ts";
+import type { ExplorerCallColumns } from "../results/call-columns.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
 import { fitsOneStatement, writeBatchStatement } from "./batch-statement-repository.ts";
@@ -95,6 +96,8 @@ type ResultRef = { existingId: number } | { newIndex: number };
 type BatchCall = Omit<CallView, "latest"> & {
   threadId: number;
   outputSchemaJson: string | null;
+  requestedAt: Date;
+  explorer: ExplorerCallColumns;
   latest: { ref: ResultRef; ordinal: number; contentSha256: string; textSha256: string; late: boolean } | null;
 };
 type ReplyPlan =
@@ -186,6 +189,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       addedResults: (previous?.addedResults ?? 0) + 1,
       complete: previous?.complete ?? (call.resultCount === 0 && !decision.late),
       timedOutAt: previous?.timedOutAt ?? (decision.timesOutNow ? call.deadlineAt : null),
+      before: previous?.before ?? { status: call.status, subscription: call.subscription, requestedAt: call.requestedAt, explorer: call.explorer },
     });
     // Later deliveries of this batch for the same call see this result as its latest.
     call.status = decision.status;
@@ -227,7 +231,16 @@ function planOAuth(item: OAuthItem, call: BatchCall | null, oauthCalls: Map<numb
   write.deliveries.push({ ...delivery, outcome: "oauth", httpStatus: 200, reason: "the tool asked for the user's authorization" });
   write.events.push({ threadId: call.threadId, kind: OAUTH_EVENT, toolCallId: call.id, resultIndex: null, occurredAt: raw.receivedAt, text: message.auth_url, dataJson: data });
   write.touchedThreads.push(call.threadId);
-  updates.set(call.id, { toolCallId: call.id, status: AUTH_REQUIRED, subscription: call.subscription, addedResults: 0, complete: true, timedOutAt: null });
+  const previous = updates.get(call.id);
+  updates.set(call.id, {
+    toolCallId: call.id,
+    status: AUTH_REQUIRED,
+    subscription: call.subscription,
+    addedResults: previous?.addedResults ?? 0,
+    complete: true,
+    timedOutAt: previous?.timedOutAt ?? null,
+    before: previous?.before ?? { status: call.status, subscription: call.subscription, requestedAt: call.requestedAt, explorer: call.explorer },
+  });
   oauthCalls.set(call.id, data);
   call.status = AUTH_REQUIRED;
   return { kind: "error", reply: { status: 200, body, outcome: "oauth" } };

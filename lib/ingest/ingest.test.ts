@@ -152,6 +152,70 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     ]);
   });
 
+  it("writes each call of a group commit once, with the explorer columns its results' own trigger computes", async () => {
+    const client = t.database.client;
+    // A recorder of every write of a call row, for this test only.
+    if (backend.provider === "sqlite") {
+      await client.$executeRawUnsafe(`CREATE TABLE "test_call_writes" ("id" INTEGER)`);
+      await client.$executeRawUnsafe(`CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); END`);
+    } else {
+      await client.$executeRawUnsafe(`CREATE TABLE "test_call_writes" ("id" INTEGER)`);
+      await client.$executeRawUnsafe(`CREATE FUNCTION test_call_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); RETURN NULL; END $$`);
+      await client.$executeRawUnsafe(`CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" FOR EACH ROW EXECUTE FUNCTION test_call_writes()`);
+    }
+    try {
+      const plain = await register();
+      const failed = await register({ name: "deploy" });
+      const slow = await register({ name: "slow", timeout_ms: 1000 });
+      const watch = await register({ name: "watch_prices" });
+      const envelope = JSON.stringify({ success: false, confidence: 0.2, nextAction: "retry", error: { type: "timeout", message: "upstream", retryable: true }, meta: { durationMs: 42 } });
+      const later = new Date(Date.now() + 5_000);
+      const replies = await Promise.all([
+        deliver(toolResultMessage({ group_id: plain.groupId, id: plain.id, text: "done" })),
+        deliver(toolResultMessage({ group_id: failed.groupId, id: failed.id, text: envelope })),
+        deliver(toolResultMessage({ group_id: slow.groupId, id: slow.id, text: "finally" }), { receivedAt: later }),
+        deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 0", subscription: true })),
+        deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 1" })),
+      ]);
+      expect(replies.map((reply) => reply.outcome)).toEqual(["accepted", "accepted", "late", "accepted", "accepted"]);
+      const keys = [plain, failed, slow, watch].map((call) => call.id);
+      const calls = await client.toolCall.findMany({ where: { callKey: { in: keys } }, include: { results: { orderBy: { ordinal: "asc" } } }, orderBy: { id: "asc" } });
+      const writes = await client.$queryRawUnsafe<{ id: number | bigint }[]>(`SELECT "id" FROM "test_call_writes"`);
+      // One write per call: its status, counters and explorer columns together (not a second one by the trigger).
+      expect(writes.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(calls.map((call) => call.id));
+      for (const call of calls) {
+        // The trigger's own answer: a copy of the call with no explorer columns, then copies of its results in order.
+        const { id, results, latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate, ...columns } = call;
+        const written = { latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate };
+        const copy = await client.toolCall.create({ data: { ...columns, callKey: `${call.callKey}-copy`, argumentsJson: call.argumentsJson ?? undefined, declarationJson: call.declarationJson ?? undefined } });
+        for (const { id: _resultId, toolCallId: _callId, ...result } of results) await client.toolResult.create({ data: { ...result, toolCallId: copy.id } });
+        const byTrigger = await client.toolCall.findUniqueOrThrow({ where: { id: copy.id } });
+        expect(written, `call ${id} (${call.toolName})`).toEqual({
+          latencyMs: byTrigger.latencyMs,
+          resultEnvelopeKind: byTrigger.resultEnvelopeKind,
+          resultSuccess: byTrigger.resultSuccess,
+          resultIsError: byTrigger.resultIsError,
+          resultErrorSource: byTrigger.resultErrorSource,
+          resultErrorType: byTrigger.resultErrorType,
+          resultConfidence: byTrigger.resultConfidence,
+          resultNextAction: byTrigger.resultNextAction,
+          resultLate: byTrigger.resultLate,
+        });
+      }
+      expect(calls.map((call) => [call.toolName, call.resultIsError, call.resultLate, call.resultCount])).toEqual([
+        [calls[0]?.toolName, false, false, 1],
+        ["deploy", true, false, 1],
+        ["slow", false, true, 1],
+        ["watch_prices", false, false, 2],
+      ]);
+      expect(calls[1]).toMatchObject({ latencyMs: 42, resultConfidence: 0.2, resultNextAction: "retry", resultErrorType: "timeout", resultEnvelopeKind: "partial" });
+    } finally {
+      await client.$executeRawUnsafe(`DROP TRIGGER "test_call_writes_au"${backend.provider === "postgresql" ? ` ON "ToolCall"` : ""}`);
+      await client.$executeRawUnsafe(`DROP TABLE "test_call_writes"`);
+      if (backend.provider === "postgresql") await client.$executeRawUnsafe(`DROP FUNCTION test_call_writes()`);
+    }
+  });
+
   it("appends results to an active subscription until it is cancelled", async () => {
     const call = await register({ name: "watch_prices" });
     const ticks = ["AAPL 190.1", "AAPL 190.4", "AAPL 189.9"];

@@ -6,7 +6,9 @@
 import "server-only";
 import { insertEach, insertValues } from "../db/bulk-rows.ts";
 import type { DriverConnection } from "../db/driver.ts";
-import { empty, join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
+import { join, raw, sql, type SqlValue } from "../db/sql.ts";
+import { EXPLORER_CALL_COLUMNS, type ExplorerCallColumns } from "../results/call-columns.ts";
+import { callUpdateStatements, writeSqliteCallUpdates } from "./call-updates.ts";
 
 export type CallKey = { groupId: string; callKey: string };
 
@@ -21,6 +23,9 @@ export type CallState = {
   deadlineAt: Date | null;
   resultCount: number;
   outputSchemaJson: string | null;
+  requestedAt: Date;
+  /** The explorer columns the call holds now (lib/results/call-columns.ts). */
+  explorer: ExplorerCallColumns;
 };
 
 export type LatestResult = {
@@ -44,14 +49,14 @@ const CALL_KEYS_PER_QUERY = 500;
  */
 export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[]): Promise<CallWithLatest[]> {
   // The driver hands PostgreSQL timestamps (without time zone) back in the process's local time: read epoch ms.
-  const deadline = raw(tx.provider === "postgresql" ? `(EXTRACT(EPOCH FROM c."deadlineAt") * 1000)::float8` : `c."deadlineAt"`);
+  const epochMs = (column: string) => raw(tx.provider === "postgresql" ? `(EXTRACT(EPOCH FROM c."${column}") * 1000)::float8` : `c."${column}"`);
   const unique = [...new Map(keys.map((key) => [JSON.stringify([key.groupId, key.callKey]), key])).values()];
   const calls: CallWithLatest[] = [];
   for (let start = 0; start < unique.length; start += CALL_KEYS_PER_QUERY) {
     const chunk = unique.slice(start, start + CALL_KEYS_PER_QUERY);
     const rows = await tx.query<Record<string, unknown>[]>(sql`
-      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", ${deadline} AS "deadlineAt", c."resultCount",
-        c."outputSchemaJson", r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
+      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", ${epochMs("deadlineAt")} AS "deadlineAt", c."resultCount",
+        c."outputSchemaJson", ${epochMs("requestedAt")} AS "requestedAt", ${raw(EXPLORER_CALL_COLUMNS.map((column) => `c."${column}"`).join(", "))}, r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
         r."textSha256" AS "latestTextSha256", r."late" AS "latestLate"
       FROM "ToolCall" c LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = c."resultCount" - 1
       WHERE (c."groupId", c."callKey") IN (VALUES ${join(chunk.map((key) => sql`(${key.groupId}, ${key.callKey})`))})`);
@@ -63,6 +68,8 @@ export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[])
 // Driver rows: SQLite hands booleans back as 0/1 and dates as text; PostgreSQL's deadline comes as epoch ms.
 const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const flag = (value: unknown): boolean => value === true || value === 1 || value === 1n;
+const nullableFlag = (value: unknown): boolean | null => (value === null || value === undefined ? null : flag(value));
+const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 function dateOrNull(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value;
@@ -82,6 +89,18 @@ function callWithLatest(row: Record<string, unknown>): CallWithLatest {
     deadlineAt: dateOrNull(row.deadlineAt),
     resultCount: Number(row.resultCount),
     outputSchemaJson: nullableText(row.outputSchemaJson),
+    requestedAt: dateOrNull(row.requestedAt) ?? new Date(0),
+    explorer: {
+      resultEnvelopeKind: nullableText(row.resultEnvelopeKind),
+      resultSuccess: nullableFlag(row.resultSuccess),
+      resultIsError: nullableFlag(row.resultIsError),
+      resultErrorSource: nullableText(row.resultErrorSource),
+      resultErrorType: nullableText(row.resultErrorType),
+      resultConfidence: nullableNumber(row.resultConfidence),
+      resultNextAction: nullableText(row.resultNextAction),
+      resultLate: flag(row.resultLate),
+      latencyMs: nullableNumber(row.latencyMs),
+    },
     latest:
       row.latestId === null || row.latestId === undefined
         ? null
@@ -157,6 +176,8 @@ export type CallUpdate = {
   /** Set completedAt (to the batch's commit time) unless the call already has one. */
   complete: boolean;
   timedOutAt: Date | null;
+  /** What the call holds before this batch (its status, subscription and explorer columns), when read. */
+  before?: { status: string; subscription: string | null; requestedAt: Date; explorer: ExplorerCallColumns };
 };
 
 export type NewTimelineEvent = {
@@ -200,6 +221,10 @@ export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "sou
  * per row; PostgreSQL: multi-row VALUES (lib/db/bulk-rows.ts).
  */
 export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBatchWrite): Promise<number[]> {
+  // SQLite: the calls first, explorer columns included, so that the results' insert trigger finds each call
+  // already right and leaves it alone (one write of each call instead of two).
+  const callsWritten = tx.provider === "sqlite" && write.callUpdates.every((update) => update.before !== undefined);
+  if (callsWritten && tx.provider === "sqlite") writeSqliteCallUpdates(tx, write);
   const resultRows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
   const resultIds = await insertReturningIds(tx, "ToolResult", RESULT_COLUMNS, resultRows, write.results.map((r) => `${r.toolCallId}:${r.ordinal}`), `RETURNING "id", "toolCallId" || ':' || "ordinal" AS "key"`);
 
@@ -212,7 +237,7 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
     await insertRows(tx, "Delivery", DELIVERY_COLUMNS, rows);
   }
 
-  for (const statement of callUpdateStatements(write)) await tx.execute(statement);
+  if (!callsWritten) for (const statement of callUpdateStatements(write)) await tx.execute(statement);
 
   if (write.events.length > 0) {
     const rows = write.events.map((e) => [
@@ -234,25 +259,6 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
     await tx.execute(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
   }
   return resultIds;
-}
-
-/** The batch's call updates: calls changing the same way share one UPDATE (typically one or two per batch). */
-export function callUpdateStatements(write: CallbackBatchWrite): Sql[] {
-  const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
-  for (const update of write.callUpdates) {
-    const key = JSON.stringify([update.status, update.subscription, update.addedResults, update.complete, update.timedOutAt?.getTime() ?? null, update.timedOutAt ? update.toolCallId : null]);
-    const group = groups.get(key);
-    if (group) group.ids.push(update.toolCallId);
-    else groups.set(key, { update, ids: [update.toolCallId] });
-  }
-  return [...groups.values()].map(
-    ({ update, ids }) => sql`UPDATE "ToolCall" SET "status" = ${update.status}, "subscription" = ${update.subscription},
-      "resultCount" = "resultCount" + ${update.addedResults}
-      ${update.addedResults > 0 ? sql`, "lastResultAt" = ${write.at}` : empty}
-      ${update.complete ? sql`, "completedAt" = COALESCE("completedAt", ${write.at})` : empty}
-      ${update.timedOutAt ? sql`, "timedOutAt" = COALESCE("timedOutAt", ${update.timedOutAt})` : empty}
-      WHERE "id" IN (${join(ids)})`,
-  );
 }
 
 /** The newest oauth event of each call that has one: its data holds the message's content hash. */
