@@ -2,8 +2,10 @@
 // measured in the same run (scripts/bench/baseline-server.ts), under the same wrk load: every request a
 // tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable, beside
 // its own baseline (scripts/bench/pg-baseline-server.ts: node:http + pg, one durable transaction each).
-// Options: --duration <s> (default 10), --connections <n> (32), --calls <n> (pending calls seeded for Toolscope,
-//          60000), --baseline-calls <n> (for the baselines, 400000),
+// Each server first gets --warmup seconds of the same load on calls of its own (JIT, caches, pools), then
+// the measured run.
+// Options: --duration <s> (default 10), --warmup <s> (2), --connections <n> (32), --calls <n> (pending calls
+//          seeded for Toolscope's measured run, 60000), --baseline-calls <n> (for the baselines, 400000),
 //          --no-postgres, --only sqlite|postgres, --skip-build. BENCH_CPU_PROF=<dir>: a V8 CPU profile of each
 //          Toolscope server (node --cpu-prof) is written there.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -23,6 +25,10 @@ const option = (name: string, fallback: number) => {
   return index >= 0 ? Number(args[index + 1]) : fallback;
 };
 const duration = option("duration", 10);
+const warmup = option("warmup", 2);
+/** Warm-up requests go to calls of their own group, seeded beside the measured run's. */
+const WARMUP_GROUP = "warmup";
+const warmupCalls = Math.ceil(warmup * 20_000);
 const connections = option("connections", 32);
 const calls = option("calls", 60_000);
 // The baselines seed their pending calls with one SQL statement, and on a quiet machine answer 10,000/s or more:
@@ -42,13 +48,17 @@ const lua = path.join(work, "callbacks.lua");
 fs.writeFileSync(
   lua,
   `counter = 0
+group = "${group}"
+init = function(args)
+  if args[1] then group = args[1] end
+end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local filler = string.rep("x", 380)
 request = function()
   local id = counter
   counter = counter + 1
-  local body = '{"type":"tool_result","group_id":"${group}","id":"call_' .. id .. '","call_id":null,"text":"Deployed instance i-' .. id .. ' ' .. filler .. '"}'
+  local body = '{"type":"tool_result","group_id":"' .. group .. '","id":"call_' .. id .. '","call_id":null,"text":"Deployed instance i-' .. id .. ' ' .. filler .. '"}'
   return wrk.format(nil, "/api/callback", nil, body)
 end
 `,
@@ -57,6 +67,7 @@ end
 type Run = { label: string; requestsPerSecond: number; ok: number; non2xx: number; p50: string; p99: string; seconds: number };
 
 function runWrk(label: string, port: number): Run {
+  if (warmup > 0) execFileSync("wrk", ["-t1", `-c${connections}`, `-d${warmup}s`, "-s", lua, `http://127.0.0.1:${port}`, WARMUP_GROUP], { encoding: "utf8" });
   const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", "-s", lua, `http://127.0.0.1:${port}`], { encoding: "utf8" });
   const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1] ?? 0);
   const secondsMatch = /requests in ([\d.]+)(m?s)/.exec(out);
@@ -97,9 +108,11 @@ async function seedToolscope(target: DatabaseTarget): Promise<number> {
   await applyMigrations(target);
   const db = await openDatabase(target);
   const started = Date.now();
-  for (let start = 0; start < calls; start += 1000) {
-    const batch = Array.from({ length: Math.min(1000, calls - start) }, (_, i) => ({ type: "tool_call", group_id: group, id: `call_${start + i}`, name: "deploy" }));
-    await recordEvents(batch, { database: db });
+  for (const [groupId, count] of [[group, calls], [WARMUP_GROUP, warmup > 0 ? warmupCalls : 0]] as const) {
+    for (let start = 0; start < count; start += 1000) {
+      const batch = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({ type: "tool_call", group_id: groupId, id: `call_${start + i}`, name: "deploy" }));
+      await recordEvents(batch, { database: db });
+    }
   }
   await db.close();
   return (calls / (Date.now() - started)) * 1000;
@@ -144,7 +157,7 @@ let sqlite: (Run & { durable: number }) | null = null;
 let baselineRun: Run | null = null;
 if (only !== "postgres") {
   const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
-    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, PORT: "0" },
+    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
@@ -175,7 +188,7 @@ if (!args.includes("--no-postgres") && only !== "sqlite") {
   try {
     pgBaselineRun = await withDatabase(`toolscope_bench_baseline_${process.pid}`, async (url) => {
       const server = spawn(process.execPath, nodeScriptArgs("scripts/bench/pg-baseline-server.ts"), {
-        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, PORT: "0" },
+        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       try {

@@ -8,6 +8,8 @@ import { serveBaseline } from "./baseline-http.ts";
 const file = process.env.BENCH_DB ?? "/tmp/toolscope-baseline.db";
 const calls = Number(process.env.BENCH_CALLS ?? 50_000);
 const group = process.env.BENCH_GROUP ?? "bench";
+const warmupGroup = process.env.BENCH_WARMUP_GROUP ?? "warmup";
+const warmupCalls = Number(process.env.BENCH_WARMUP_CALLS ?? 0);
 const db = new Database(file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = FULL");
@@ -18,6 +20,8 @@ db.exec(`
 const seed = db.prepare("INSERT OR IGNORE INTO call (group_id, call_key, status) VALUES (?, ?, 'pending')");
 db.transaction(() => {
   for (let i = 0; i < calls; i++) seed.run(group, `call_${i}`);
+  // The benchmark's warm-up load goes to calls of its own group.
+  for (let i = 0; i < warmupCalls; i++) seed.run(warmupGroup, `call_${i}`);
 })();
 
 const findCall = db.prepare("SELECT id, status FROM call WHERE group_id = ? AND call_key = ?");

@@ -9,6 +9,8 @@ import { serveBaseline } from "./baseline-http.ts";
 const url = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const calls = Number(process.env.BENCH_CALLS ?? 50_000);
 const group = process.env.BENCH_GROUP ?? "bench";
+const warmupGroup = process.env.BENCH_WARMUP_GROUP ?? "warmup";
+const warmupCalls = Number(process.env.BENCH_WARMUP_CALLS ?? 0);
 const pool = new pg.Pool({ connectionString: url, max: 16 });
 
 await pool.query(`
@@ -16,6 +18,8 @@ await pool.query(`
   CREATE TABLE IF NOT EXISTS result (id SERIAL PRIMARY KEY, call_id INTEGER NOT NULL UNIQUE REFERENCES call(id), text TEXT NOT NULL, sha256 TEXT NOT NULL, received_at TIMESTAMPTZ NOT NULL);
 `);
 await pool.query(`INSERT INTO call (group_id, call_key, status) SELECT $1, 'call_' || i, 'pending' FROM generate_series(0, $2 - 1) AS i ON CONFLICT DO NOTHING`, [group, calls]);
+// The benchmark's warm-up load goes to calls of its own group.
+await pool.query(`INSERT INTO call (group_id, call_key, status) SELECT $1, 'call_' || i, 'pending' FROM generate_series(0, $2 - 1) AS i ON CONFLICT DO NOTHING`, [warmupGroup, warmupCalls]);
 
 async function accept(groupId: string, callKey: string, text: string): Promise<number> {
   const client = await pool.connect();
