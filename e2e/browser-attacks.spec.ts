@@ -52,10 +52,16 @@ test("a page on another origin creates nothing through fetch or forms", async ({
     const { port } = server.address() as AddressInfo;
     // "localhost" is another origin than 127.0.0.1 for the browser (and a loopback name for Toolscope).
     await page.goto(`http://localhost:${port}/`);
+    // Both forms' answers (refusals), so that the check below runs after the server has seen them.
+    const formsAnswered = Promise.all([
+      page.waitForResponse((response) => response.url().includes(`group_id=${group}-form`) && response.request().resourceType() === "document"),
+      page.waitForResponse((response) => new URL(response.url()).pathname === "/api/events" && response.request().resourceType() === "document"),
+    ]);
     const results = await page.evaluate(() => (window as unknown as { attack: () => Promise<Record<string, string>> }).attack());
     expect(results.fetch).toBe("sent");
     expect(results.read).toBe("blocked");
-    await page.waitForTimeout(500);
+    const answers = await formsAnswered;
+    expect(answers.map((response) => response.status() >= 400)).toEqual([true, true]);
   } finally {
     server.close();
   }
