@@ -74,3 +74,27 @@ export function multiHunkDiff(hunks: number, perHunk: number): string {
   }
   return `${out.join("\n")}\n`;
 }
+
+/**
+ * A thread shaped like an agent's work: turns of `perTurn` parallel calls, each answered before the model's next
+ * message, with a user message every ten turns. Results stay near their calls, so the replay renders a window.
+ */
+export async function seedTurnThread(db: Database, group: string, calls: number, perTurn = 50): Promise<void> {
+  await events(db, [
+    { type: "message", group_id: group, role: "system", text: "You are a weather agent." },
+    { type: "message", group_id: group, role: "user", text: "Check the weather everywhere, a few cities at a time." },
+  ]);
+  for (let turn = 0; turn * perTurn < calls; turn += 1) {
+    const batch: unknown[] = [{ type: "reasoning", group_id: group, text: `Turn ${turn}: ${perTurn} more lookups.` }];
+    const answered: Record<string, unknown>[] = [];
+    for (let i = turn * perTurn; i < Math.min(calls, (turn + 1) * perTurn); i += 1) {
+      batch.push({ type: "tool_call", group_id: group, id: `call_${i}`, name: i % 3 === 0 ? "search_docs" : "get_weather", arguments: JSON.stringify({ city: `city-${i}`, units: "metric" }), step: turn });
+      answered.push({ group_id: group, id: `call_${i}`, text: JSON.stringify({ success: true, data: { temp: i % 35 }, source: "weather_api" }) });
+    }
+    await events(db, batch);
+    await results(answered);
+    const after: unknown[] = [{ type: "output_text", group_id: group, text: `Turn ${turn} done.` }];
+    if (turn % 10 === 9) after.push({ type: "message", group_id: group, role: "user", text: `Go on after turn ${turn}.` });
+    await events(db, after);
+  }
+}
