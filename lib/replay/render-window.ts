@@ -51,6 +51,16 @@ function itemCount(request: unknown, vendor: ReplayVendor): number {
 }
 
 /**
+ * What a window of the timeline needs to know about the history before it (the replay step view reads only a
+ * window of a big thread): the count of history items before it, the head items among them (every system message
+ * and the first other item, with their timeline indexes) and the calls still unanswered there (the first ones;
+ * the caller keeps the count). Only valid when prepareHistory skipped and adjusted nothing before the window
+ * and no result inside the window answers a call before it: the window's own prepared history is then the
+ * whole history's, cut.
+ */
+export type HistoryBefore = { items: number; head: HistoryItem[]; pendingCallIds: string[] };
+
+/**
  * Renders the history at `step` from a window of at least `minItems` request items at its end (growing the window
  * until the request has that many beyond the head, or the window is the whole history). The head — every system
  * message before the window and the first other item — is rendered first, so system prompts and the opening turn (and the
@@ -63,24 +73,63 @@ export function renderHistoryTail(
   declarations: readonly ToolDeclaration[],
   options: RenderOptions & { minItems: number },
 ): RenderedTail {
-  const prepared = prepareHistory(events, step);
-  const whole = () => ({ ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null });
-  for (let wanted = options.minItems * 8; ; ) {
-    const start = windowStart(prepared.items, wanted);
-    // A window that must reach back over most of the history (results answering calls far back) saves little:
-    // render it whole once rather than window after growing window.
-    if (start === 0 || start < prepared.items.length / 2) return whole();
-    const isSystem = (item: HistoryItem) => item.event.kind === "message" && item.event.role === "system";
-    const opening = prepared.items.slice(0, start).find((item) => !isSystem(item));
-    const head = prepared.items.slice(0, start).filter((item) => isSystem(item) || item === opening);
-    const window: PreparedHistory = { ...prepared, items: [...head, ...prepared.items.slice(start)] };
-    const rendered = renderPrepared(window, vendor, declarations, options);
-    // The window's first turn may be cut (its earlier items are outside): enough items must follow it.
-    if (itemCount(rendered.request, vendor) > options.minItems + head.length + 1) return { ...sorted(rendered), renderedFrom: prepared.items[start]?.index ?? null };
-    wanted = Math.max(wanted, prepared.items.length - start) * 4;
-  }
+  const rendered = renderTail(prepareHistory(events, step), { items: 0, head: [], pendingCallIds: [] }, vendor, declarations, options);
+  if (rendered === null) throw new Error("unreachable: the whole history is at hand");
+  return rendered;
 }
 
+/**
+ * renderHistoryTail for `events` = timeline[offset .. offset + events.length) of a longer timeline, with what
+ * `before` says about timeline[0 .. offset). Null when the result needs items before the window (the window is
+ * too short, or the whole history must be rendered): the caller reads more.
+ */
+export function renderWindowTail(
+  events: readonly CanonicalEvent[],
+  offset: number,
+  step: number,
+  before: HistoryBefore,
+  vendor: ReplayVendor,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions & { minItems: number },
+): RenderedTail | null {
+  const local = prepareHistory(events, step - offset);
+  const prepared: PreparedHistory = {
+    items: local.items.map((item) => ({ ...item, index: item.index + offset })),
+    pendingCallIds: [...before.pendingCallIds, ...local.pendingCallIds],
+    skipped: local.skipped.map((skipped) => ({ ...skipped, index: skipped.index + offset })),
+    adjustments: local.adjustments.map((adjustment) => (adjustment.index === null ? adjustment : { ...adjustment, index: adjustment.index + offset })),
+  };
+  return renderTail(prepared, before, vendor, declarations, options);
+}
+
+function renderTail(
+  prepared: PreparedHistory,
+  before: HistoryBefore,
+  vendor: ReplayVendor,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions & { minItems: number },
+): RenderedTail | null {
+  // Positions are the whole history's: `before.items` items precede prepared.items.
+  const items = prepared.items;
+  const total = before.items + items.length;
+  const whole = () => (before.items > 0 ? null : { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null });
+  for (let wanted = options.minItems * 8; ; ) {
+    if (before.items > 0 && items.length < wanted) return null;
+    const start = before.items + windowStart(items, wanted);
+    // A window that must reach back over most of the history (results answering calls far back) saves little:
+    // render it whole once rather than window after growing window.
+    if (start === 0 || start < total / 2) return whole();
+    const isSystem = (item: HistoryItem) => item.event.kind === "message" && item.event.role === "system";
+    const earlier = [...before.head, ...items.slice(0, start - before.items)];
+    const opening = earlier.find((item) => !isSystem(item));
+    const head = earlier.filter((item) => isSystem(item) || item === opening);
+    const window: PreparedHistory = { ...prepared, items: [...head, ...items.slice(start - before.items)] };
+    const rendered = renderPrepared(window, vendor, declarations, options);
+    // The window's first turn may be cut (its earlier items are outside): enough items must follow it.
+    if (itemCount(rendered.request, vendor) > options.minItems + head.length + 1) return { ...sorted(rendered), renderedFrom: items[start - before.items]?.index ?? null };
+    wanted = Math.max(wanted, total - start) * 4;
+  }
+}
 function sorted(rendered: RenderedHistory): RenderedHistory {
   rendered.skipped.sort((a, b) => a.index - b.index || (a.part ?? -1) - (b.part ?? -1));
   return rendered;
