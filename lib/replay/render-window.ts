@@ -74,14 +74,14 @@ export function renderHistoryTail(
   options: RenderOptions & { minItems: number },
 ): RenderedTail {
   const rendered = renderTail(prepareHistory(events, step), { items: 0, head: [], pendingCallIds: [] }, vendor, declarations, options);
-  if (rendered === null) throw new Error("unreachable: the whole history is at hand");
+  if ("needItems" in rendered) throw new Error("unreachable: the whole history is at hand");
   return rendered;
 }
 
 /**
  * renderHistoryTail for `events` = timeline[offset .. offset + events.length) of a longer timeline, with what
- * `before` says about timeline[0 .. offset). Null when the result needs items before the window (the window is
- * too short, or the whole history must be rendered): the caller reads more.
+ * `before` says about timeline[0 .. offset). When the result needs items before the window, how many history
+ * items the window must hold (Infinity: the whole history must be rendered): the caller reads more.
  */
 export function renderWindowTail(
   events: readonly CanonicalEvent[],
@@ -91,7 +91,7 @@ export function renderWindowTail(
   vendor: ReplayVendor,
   declarations: readonly ToolDeclaration[],
   options: RenderOptions & { minItems: number },
-): RenderedTail | null {
+): RenderedTail | { needItems: number } {
   const local = prepareHistory(events, step - offset);
   const prepared: PreparedHistory = {
     items: local.items.map((item) => ({ ...item, index: item.index + offset })),
@@ -108,13 +108,13 @@ function renderTail(
   vendor: ReplayVendor,
   declarations: readonly ToolDeclaration[],
   options: RenderOptions & { minItems: number },
-): RenderedTail | null {
+): RenderedTail | { needItems: number } {
   // Positions are the whole history's: `before.items` items precede prepared.items.
   const items = prepared.items;
   const total = before.items + items.length;
-  const whole = () => (before.items > 0 ? null : { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null });
+  const whole = () => (before.items > 0 ? { needItems: Infinity } : { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null });
   for (let wanted = options.minItems * 8; ; ) {
-    if (before.items > 0 && items.length < wanted) return null;
+    if (before.items > 0 && items.length < wanted) return { needItems: wanted };
     const start = before.items + windowStart(items, wanted);
     // A window that must reach back over most of the history (results answering calls far back) saves little:
     // render it whole once rather than window after growing window.
