@@ -7,6 +7,12 @@ import type { EventRow, TimelineCall, TimelineResult } from "./repository/timeli
 
 export type TimelineRows = {
   events: readonly EventRow[];
+  /**
+   * The position of events[0] among all the thread's rows (0: the rows start the thread). A window of rows
+   * read on its own (the replay step view) keeps the paths `timeline[position]` of the whole thread; its
+   * events' `step` (turn number) counts from the window's start, which no view shows.
+   */
+  firstPosition?: number;
   calls: readonly TimelineCall[];
   results: readonly TimelineResult[];
 };
@@ -109,7 +115,7 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
     const parsedData = imported ? parseJson(row.dataJson) : undefined;
     const data: JsonRecord = isRecord(parsedData) ? parsedData : {};
     const raw = parseJson(row.rawJson) ?? null;
-    const path = stringField(data, "path") ?? `timeline[${position}]`;
+    const path = stringField(data, "path") ?? `timeline[${(rows.firstPosition ?? 0) + position}]`;
 
     switch (row.kind) {
       case IMPORT_EVENT:
@@ -233,8 +239,11 @@ function parsedLayer(dataJson: string | null): unknown {
   return isRecord(data) ? data.layer : undefined;
 }
 
-/** A live thread's declarations: the one each tool was registered with (the first call's), in call order. */
-function declarationsOfCalls(calls: readonly TimelineCall[]): ToolDeclaration[] {
+/**
+ * A live thread's declarations: the one each tool was registered with (the first call's), in call order. Calls
+ * in id order; a subset holding, per tool, every declaring call up to its first valid one gives the same answer.
+ */
+export function declarationsOfCalls(calls: readonly TimelineCall[]): ToolDeclaration[] {
   const seen = new Map<string, ToolDeclaration>();
   for (const call of calls) {
     if (seen.has(call.toolName) || call.declarationJson === null) continue;

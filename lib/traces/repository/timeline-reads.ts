@@ -20,9 +20,10 @@ export type TimelineCall = {
   resultCount: number;
 };
 
-export async function readCalls(client: ModelClient, threadId: number, limit?: number): Promise<TimelineCall[]> {
+/** The thread's calls in id order: the first `limit`, or those of row ids `ids` (at most 900) or in a range of ids. */
+export async function readCalls(client: ModelClient, threadId: number, limit?: number, ids?: readonly number[] | { gte: number; lte: number }): Promise<TimelineCall[]> {
   const rows = await client.toolCall.findMany({
-    where: { threadId },
+    where: { threadId, ...(ids === undefined ? {} : { id: "gte" in ids ? ids : { in: [...ids] } }) },
     orderBy: { id: "asc" },
     ...(limit === undefined ? {} : { take: limit }),
     select: {
@@ -102,4 +103,15 @@ export async function countCalls(client: ModelClient, threadId: number): Promise
 export async function lastEventId(client: ModelClient, threadId: number): Promise<number> {
   const newest = await client.event.findFirst({ where: { threadId }, orderBy: { id: "desc" }, select: { id: true } });
   return newest?.id ?? 0;
+}
+
+/** The thread's rows with ids in [fromId, toId], in id order (a window of the timeline). */
+export async function readEventRange(client: ModelClient, threadId: number, fromId: number, toId: number): Promise<EventRow[]> {
+  const out: EventRow[] = [];
+  for (let after = fromId - 1; ; ) {
+    const { rows, cursor } = await readEventPage(client, threadId, toId, after, 2000);
+    out.push(...rows);
+    if (cursor === null) return out;
+    after = cursor;
+  }
 }
