@@ -49,7 +49,11 @@ export async function getReplayTraceView(options: { groupId: string; database?: 
   return { ...value, secrets };
 }
 
-/** The request body a vendor's API accepts as input after the first `step` events (default: all of them). */
+/**
+ * The request body a vendor's API accepts as input after the first `step` events (default: all of them). The
+ * Copy / Download exact JSON of the replay page: the whole request, so it reads the whole history; the page and
+ * its view API read a window (replay-step.ts, replay-window.ts).
+ */
 export async function renderThreadHistory(options: { groupId: string; vendor: ReplayVendorName; step?: number; database?: Database }): Promise<ReplayResult> {
   const trace = await getReplayTrace(options);
   const total = trace.events.length;
