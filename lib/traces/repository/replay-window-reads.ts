@@ -8,8 +8,9 @@
 // read for threads whose tool_call / tool_result rows all have their call (threadFacts.plain): every query
 // after that counts canonical events by kind alone, on the (threadId, kind, id) index.
 //
-// Joins from an answer row to its call's row go through the toolCallId index: `+c."threadId"` and
-// `c."kind" || ''` keep SQLite from walking the (threadId, kind, id) index instead, once per answer.
+// Joins from an answer row to its call's row go through the toolCallId index: `+c."threadId"`, `+c."id"` and
+// `c."kind" || ''` keep SQLite from walking the (threadId, kind, id) index and PostgreSQL from intersecting it
+// with a primary-key range (seen without statistics: minutes for 100k calls), once per answer.
 import "server-only";
 import type { ModelClient } from "../../db/client.ts";
 import { decodeStoredText } from "../../results/text-codec.ts";
@@ -37,7 +38,7 @@ function rawAlias(alias: string): Sql {
 const CANONICAL = sql`e."kind" IN (${list([...CANONICAL_KINDS, "tool_call", "tool_result"])})`;
 
 /** The tool_call row of answer row `a`'s call before it, through the toolCallId index (alias c). */
-const callRowBefore = sql`SELECT 1 FROM "Event" c WHERE c."toolCallId" = a."toolCallId" AND c."id" < a."id" AND (c."kind" || '') = 'tool_call' AND +c."threadId" = a."threadId"`;
+const callRowBefore = sql`SELECT 1 FROM "Event" c WHERE c."toolCallId" = a."toolCallId" AND +c."id" < a."id" AND (c."kind" || '') = 'tool_call' AND +c."threadId" = a."threadId"`;
 
 const toNumber = (value: number | bigint | null | undefined): number => Number(value ?? 0);
 
@@ -111,7 +112,7 @@ export async function canonicalRowBack(client: ModelClient, threadId: number, en
  */
 export async function earliestCallAnsweredIn(client: ModelClient, threadId: number, fromId: number, toId: number): Promise<number | null> {
   const rows = await client.$queryRaw<{ id: number | bigint | null }[]>(sql`SELECT MIN(
-      (SELECT MIN(c."id") FROM "Event" c WHERE c."toolCallId" = a."toolCallId" AND c."id" < ${fromId} AND (c."kind" || '') = 'tool_call' AND +c."threadId" = a."threadId")
+      (SELECT MIN(c."id") FROM "Event" c WHERE c."toolCallId" = a."toolCallId" AND +c."id" < ${fromId} AND (c."kind" || '') = 'tool_call' AND +c."threadId" = a."threadId")
     ) AS id FROM "Event" a WHERE a."threadId" = ${threadId} AND a."id" >= ${fromId} AND a."id" <= ${toId} AND a."kind" IN (${list(ANSWER_KINDS)}) AND a."toolCallId" IS NOT NULL`);
   const id = rows[0]?.id;
   return id === null || id === undefined ? null : toNumber(id);
@@ -144,7 +145,7 @@ export async function prefixFacts(
   const pending = await client.$queryRaw<{ callKey: string; toolName: string }[]>(sql`SELECT t."callKey" AS "callKey", t."toolName" AS "toolName"
     FROM "Event" e JOIN "ToolCall" t ON t."id" = e."toolCallId"
     WHERE e."threadId" = ${threadId} AND e."id" < ${beforeId} AND e."kind" = 'tool_call'
-      AND NOT EXISTS (SELECT 1 FROM "Event" b WHERE b."toolCallId" = e."toolCallId" AND b."id" > e."id" AND b."id" < ${beforeId} AND (b."kind" || '') IN ('tool_result', 'error') AND +b."threadId" = e."threadId")
+      AND NOT EXISTS (SELECT 1 FROM "Event" b WHERE b."toolCallId" = e."toolCallId" AND +b."id" > e."id" AND +b."id" < ${beforeId} AND (b."kind" || '') IN ('tool_result', 'error') AND +b."threadId" = e."threadId")
     ORDER BY e."id" LIMIT ${limit}`);
   return { allItems: true, pendingTotal, pending };
 }
