@@ -50,8 +50,7 @@ export function writeSqliteCallUpdates(tx: SqliteConnection, write: CallbackBatc
   const byCall = resultsByCall(write.results);
   const shapes = new Map<string, SqlValue[][]>();
   for (const update of write.callUpdates) {
-    const before = update.before;
-    if (!before) throw new Error("unreachable: a call update without the call's values");
+    const { before } = update;
     const sets: string[] = [];
     const values: SqlValue[] = [];
     const set = (expression: string, value: SqlValue) => {

@@ -176,8 +176,8 @@ export type CallUpdate = {
   /** Set completedAt (to the batch's commit time) unless the call already has one. */
   complete: boolean;
   timedOutAt: Date | null;
-  /** What the call holds before this batch (its status, subscription and explorer columns), when read. */
-  before?: { status: string; subscription: string | null; requestedAt: Date; explorer: ExplorerCallColumns };
+  /** What the call holds before this batch: SQLite's update names only the columns that change (call-updates.ts). */
+  before: { status: string; subscription: string | null; requestedAt: Date; explorer: ExplorerCallColumns };
 };
 
 export type NewTimelineEvent = {
@@ -223,8 +223,7 @@ export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "sou
 export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBatchWrite): Promise<number[]> {
   // SQLite: the calls first, explorer columns included, so that the results' insert trigger finds each call
   // already right and leaves it alone (one write of each call instead of two).
-  const callsWritten = tx.provider === "sqlite" && write.callUpdates.every((update) => update.before !== undefined);
-  if (callsWritten && tx.provider === "sqlite") writeSqliteCallUpdates(tx, write);
+  if (tx.provider === "sqlite") writeSqliteCallUpdates(tx, write);
   const resultRows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
   const resultIds = await insertReturningIds(tx, "ToolResult", RESULT_COLUMNS, resultRows, write.results.map((r) => `${r.toolCallId}:${r.ordinal}`), `RETURNING "id", "toolCallId" || ':' || "ordinal" AS "key"`);
 
@@ -237,7 +236,7 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
     await insertRows(tx, "Delivery", DELIVERY_COLUMNS, rows);
   }
 
-  if (!callsWritten) for (const statement of callUpdateStatements(write)) await tx.execute(statement);
+  if (tx.provider === "postgresql") for (const statement of callUpdateStatements(write)) await tx.execute(statement);
 
   if (write.events.length > 0) {
     const rows = write.events.map((e) => [
