@@ -2,12 +2,14 @@
 // measured in the same run (scripts/bench/baseline-server.ts), under the same wrk load: every request a
 // tool_result for a distinct pending call. Then the same load on PostgreSQL when one is reachable, beside
 // its own baseline (scripts/bench/pg-baseline-server.ts: node:http + pg, one durable transaction each).
-// Each server first gets --warmup seconds of the same load on calls of its own (JIT, caches, pools), then
-// the measured run.
-// Options: --duration <s> (default 10), --warmup <s> (2), --connections <n> (32), --calls <n> (pending calls
-//          seeded for Toolscope's measured run, 60000), --baseline-calls <n> (for the baselines, 400000),
-//          --no-postgres, --only sqlite|postgres, --skip-build. BENCH_CPU_PROF=<dir>: a V8 CPU profile of each
-//          Toolscope server (node --cpu-prof) is written there.
+// Each server first gets --warmup seconds of the same load on calls of its own (JIT, caches, pools). Then the
+// product and its baseline run side by side and the measured load goes in --rounds rounds that alternate
+// between them (who goes first alternating too), so a machine whose load drifts during the run weighs on both
+// alike; each rate is its stored requests over the sum of its own rounds' times, each p99 its worst round's.
+// Options: --duration <s> (measured seconds per server, default 10), --rounds <n> (5; wrk takes whole seconds), --warmup <s> (2),
+//          --connections <n> (32), --calls <n> (pending calls seeded for Toolscope's measured run, 60000),
+//          --baseline-calls <n> (for the baselines, 400000), --no-postgres, --only sqlite|postgres, --skip-build.
+//          BENCH_CPU_PROF=<dir>: a V8 CPU profile of each Toolscope server (node --cpu-prof) is written there.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -25,6 +27,7 @@ const option = (name: string, fallback: number) => {
   return index >= 0 ? Number(args[index + 1]) : fallback;
 };
 const duration = option("duration", 10);
+const rounds = Math.max(1, Math.floor(option("rounds", 5)));
 const warmup = option("warmup", 2);
 /** Warm-up requests go to calls of their own group, seeded beside the measured run's. */
 const WARMUP_GROUP = "warmup";
@@ -51,6 +54,7 @@ fs.writeFileSync(
 group = "${group}"
 init = function(args)
   if args[1] then group = args[1] end
+  if args[2] then counter = tonumber(args[2]) end
 end
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -65,18 +69,51 @@ end
 );
 
 type Run = { label: string; requestsPerSecond: number; ok: number; non2xx: number; p50: string; p99: string; seconds: number };
+/** One round of wrk: `sent` counts every request (the next round's call ids start after them). */
+type Round = { ok: number; non2xx: number; sent: number; seconds: number; p50: string; p99: string };
 
-function runWrk(label: string, port: number): Run {
-  if (warmup > 0) execFileSync("wrk", ["-t1", `-c${connections}`, `-d${warmup}s`, "-s", lua, `http://127.0.0.1:${port}`, WARMUP_GROUP], { encoding: "utf8" });
-  const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", "-s", lua, `http://127.0.0.1:${port}`], { encoding: "utf8" });
+function wrk(label: string, port: number, seconds: number, groupId: string, offset: number, latency: boolean): Round {
+  const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, ...(latency ? ["--latency"] : []), "-s", lua, `http://127.0.0.1:${port}`, groupId, String(offset)], { encoding: "utf8" });
   const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1] ?? 0);
   const secondsMatch = /requests in ([\d.]+)(m?s)/.exec(out);
-  const seconds = secondsMatch ? Number(secondsMatch[1]) / (secondsMatch[2] === "ms" ? 1000 : 1) : duration;
+  const elapsed = secondsMatch ? Number(secondsMatch[1]) / (secondsMatch[2] === "ms" ? 1000 : 1) : seconds;
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1];
   if (errors) console.log(`  ${label}: socket errors: ${errors}`);
-  const latency = (p: string) => new RegExp(`\\s${p}%\\s+([\\d.]+\\w+)`).exec(out)?.[1] ?? "?";
-  return { label, requestsPerSecond: (total - non2xx) / seconds, ok: total - non2xx, non2xx, p50: latency("50"), p99: latency("99"), seconds };
+  const percentile = (p: string) => new RegExp(`\\s${p}%\\s+([\\d.]+\\w+)`).exec(out)?.[1] ?? "?";
+  return { ok: total - non2xx, non2xx, sent: total, seconds: elapsed, p50: percentile("50"), p99: percentile("99") };
+}
+
+type Contender = { label: string; port: number };
+
+/**
+ * Warms each server up on its own calls, then measures them in alternating rounds (A B, B A, A B, …): each
+ * rate is its stored requests over the sum of its rounds' times; p50 and p99 are the worst round's.
+ */
+function measure(contenders: Contender[]): Run[] {
+  if (warmup > 0) for (const contender of contenders) wrk(contender.label, contender.port, warmup, WARMUP_GROUP, 0, false);
+  const done = contenders.map(() => [] as Round[]);
+  const sent = contenders.map(() => 0);
+  const seconds = Math.max(1, Math.round(duration / rounds));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = contenders.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) {
+      const contender = contenders[index];
+      if (!contender) continue;
+      const result = wrk(contender.label, contender.port, seconds, group, sent[index] ?? 0, true);
+      // Requests still in flight when wrk stopped (at most one per connection) used their calls too.
+      sent[index] = (sent[index] ?? 0) + result.sent + connections;
+      done[index]?.push(result);
+    }
+  }
+  return contenders.map((contender, index) => {
+    const runs = done[index] ?? [];
+    const ok = runs.reduce((sum, run) => sum + run.ok, 0);
+    const total = runs.reduce((sum, run) => sum + run.seconds, 0);
+    const worst = (pick: (run: Round) => string) => runs.map(pick).reduce((a, b) => (millis(b) > millis(a) ? b : a), "0us");
+    return { label: contender.label, requestsPerSecond: ok / total, ok, non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0), p50: worst((run) => run.p50), p99: worst((run) => run.p99), seconds: total };
+  });
 }
 
 function waitReady(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
@@ -127,7 +164,8 @@ async function countDurable(target: DatabaseTarget): Promise<number> {
   }
 }
 
-async function benchToolscope(label: string, target: DatabaseTarget, port: number): Promise<Run & { durable: number }> {
+/** Seeds Toolscope's calls and starts its production server; `stop` also counts the durable results. */
+async function startToolscope(label: string, target: DatabaseTarget, port: number): Promise<{ contender: Contender; stop: () => Promise<number> }> {
   const rate = await seedToolscope(target);
   console.log(`  ${label}: seeded ${calls} pending calls via the events service (${rate.toFixed(0)} registrations/s)`);
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -137,10 +175,50 @@ async function benchToolscope(label: string, target: DatabaseTarget, port: numbe
   });
   try {
     await waitReady(server, /ready on (\S+)/, label);
-    const run = runWrk(label, port);
-    return { ...run, durable: await countDurable(target) };
-  } finally {
+  } catch (error) {
     await stop(server);
+    throw error;
+  }
+  return {
+    contender: { label, port },
+    stop: async () => {
+      await stop(server);
+      return countDurable(target);
+    },
+  };
+}
+
+/** Starts a baseline server (it seeds its own calls) and waits for its port. */
+async function startBaseline(label: string, script: string, env: Record<string, string>): Promise<{ contender: Contender; stop: () => Promise<void> }> {
+  const server = spawn(process.execPath, nodeScriptArgs(script), {
+    env: { ...process.env, ...env, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  try {
+    const port = Number(await waitReady(server, /ready (\d+)/, label));
+    return { contender: { label, port }, stop: () => stop(server) };
+  } catch (error) {
+    await stop(server);
+    throw error;
+  }
+}
+
+/** The baseline and Toolscope side by side, measured in alternating rounds. */
+async function sideBySide(baseline: () => Promise<{ contender: Contender; stop: () => Promise<void> }>, toolscope: () => Promise<{ contender: Contender; stop: () => Promise<number> }>): Promise<[Run, Run & { durable: number }]> {
+  const base = await baseline();
+  try {
+    const product = await toolscope();
+    let stopped = false;
+    try {
+      const [baseRun, productRun] = measure([base.contender, product.contender]);
+      if (!baseRun || !productRun) throw new Error("no measurement");
+      stopped = true;
+      return [baseRun, { ...productRun, durable: await product.stop() }];
+    } finally {
+      if (!stopped) await product.stop();
+    }
+  } finally {
+    await base.stop();
   }
 }
 
@@ -155,15 +233,12 @@ if (!args.includes("--skip-build")) {
 const rows: (Run & { durable?: number })[] = [];
 let sqlite: (Run & { durable: number }) | null = null;
 let baselineRun: Run | null = null;
+console.log(`measured: ${rounds} alternating rounds of ${Math.max(1, Math.round(duration / rounds))} s per server, after ${warmup} s of warm-up each\n`);
 if (only !== "postgres") {
-  const baseline = spawn(process.execPath, nodeScriptArgs("scripts/bench/baseline-server.ts"), {
-    env: { ...process.env, BENCH_DB: path.join(work, "baseline.db"), BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const baselinePort = Number(await waitReady(baseline, /ready (\d+)/, "baseline"));
-  baselineRun = runWrk("baseline (node:http + better-sqlite3)", baselinePort);
-  await stop(baseline);
-  sqlite = await benchToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500));
+  [baselineRun, sqlite] = await sideBySide(
+    () => startBaseline("baseline (node:http + better-sqlite3)", "scripts/bench/baseline-server.ts", { BENCH_DB: path.join(work, "baseline.db") }),
+    () => startToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500)),
+  );
   rows.push(baselineRun, sqlite);
 }
 let postgres: (Run & { durable: number }) | null = null;
@@ -186,20 +261,15 @@ async function withDatabase<R>(name: string, run: (url: string) => Promise<R>): 
 
 if (!args.includes("--no-postgres") && only !== "sqlite") {
   try {
-    pgBaselineRun = await withDatabase(`toolscope_bench_baseline_${process.pid}`, async (url) => {
-      const server = spawn(process.execPath, nodeScriptArgs("scripts/bench/pg-baseline-server.ts"), {
-        env: { ...process.env, BENCH_DATABASE_URL: url, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      try {
-        return runWrk("baseline (node:http + pg)", Number(await waitReady(server, /ready (\d+)/, "PostgreSQL baseline")));
-      } finally {
-        await stop(server);
-      }
-    });
-    rows.push(pgBaselineRun);
-    postgres = await withDatabase(`toolscope_bench_${process.pid}`, (url) => benchToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url), 3900 + Math.floor(Math.random() * 500)));
-    rows.push(postgres);
+    [pgBaselineRun, postgres] = await withDatabase(`toolscope_bench_baseline_${process.pid}`, (baseUrl) =>
+      withDatabase(`toolscope_bench_${process.pid}`, (url) =>
+        sideBySide(
+          () => startBaseline("baseline (node:http + pg)", "scripts/bench/pg-baseline-server.ts", { BENCH_DATABASE_URL: baseUrl }),
+          () => startToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url), 3900 + Math.floor(Math.random() * 500)),
+        ),
+      ),
+    );
+    rows.push(pgBaselineRun, postgres);
   } catch (error) {
     console.log(`  PostgreSQL run skipped: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
   }
