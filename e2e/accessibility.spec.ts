@@ -17,6 +17,8 @@ const PAGES = [
   "/threads?status=errored",
   "/threads/{group}",
   "/threads/{group}/replay",
+  // An early step: the events after it are listed too, set apart (they once were by opacity, under 4.5:1).
+  "/threads/{group}/replay?step=2",
   "/threads/{group}/forks/new?step=3",
   "/threads/{fork}/fork",
   "/calls/{diffCall}",
