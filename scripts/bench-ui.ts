@@ -25,7 +25,7 @@ import { nodeScriptArgs } from "../lib/testing/node-command.ts";
 import { openDatabase, setDatabase } from "../lib/db/client.ts";
 import { resolveDatabaseTarget } from "../lib/db/database-url.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
-import { diffOpen, diffSplit, replayOpen, threadOpenAndEnd } from "./bench/ui-browser.ts";
+import { axeAudit, diffOpen, diffSplit, replayOpen, threadOpenAndEnd } from "./bench/ui-browser.ts";
 import { callRowId, multiHunkDiff, seedDiffCall, seedThread } from "./bench/ui-seed.ts";
 import { benchExplorer, EXPLORER_P95_TARGET_MS, formatExplorerFigure } from "./bench-explorer.ts";
 import { seedBulkDatabase } from "./seed-bulk.ts";
@@ -240,6 +240,16 @@ try {
     record(`replay, ${label}: server time (full HTML p95, warm)`, ms(figures.full.p95), "< 1 s", figures.full.p95 < SERVER_TARGET);
   }
   record("replay, first request (reads the thread's trace)", ms(cold.full), "< 1 s", cold.full < SERVER_TARGET);
+
+  // axe-core at full scale (the e2e suite audits every page on small threads): the big thread and its replay.
+  const audited = [`${base}/threads/bench-big`, replayUrl(5), replayUrl(null)];
+  const violations: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const url of audited) violations.push(...(await axeAudit(b, url, colorScheme)).map((line) => `${colorScheme} ${url.slice(base.length)}: ${line}`));
+  }
+  console.log(`\naxe-core on the ${bigLabel}-call thread and its replay (step 5, last), light and dark: ${violations.length} serious or critical`);
+  for (const line of violations.slice(0, 20)) console.log(`  ${line}`);
+  record(`axe: serious + critical violations, ${bigLabel}-call thread and replay (step 5, last), light + dark`, String(violations.length), "0", violations.length === 0);
 
   const heavy = await repeat(() => diffOpen(b, `${base}/calls/${bigDiffCall}`, /Expand hunk 1 \(20000 lines\)/));
   const light = await repeat(() => diffOpen(b, `${base}/calls/${smallDiffCall}`, null));

@@ -1,5 +1,6 @@
 // bench:ui in Chromium: the longest main-thread task (PerformanceObserver "longtask", ≥ 50 ms) and what else a
 // person would notice — first paint, DOM size — while opening and using the thread, replay and diff pages.
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 
 const LONG_TASKS = `
@@ -99,4 +100,24 @@ export async function replayOpen(browser: Browser, url: string): Promise<number>
   const task = await longestTask(page);
   await page.context().close();
   return task;
+}
+
+/**
+ * axe-core on a settled page at full size, in a colour scheme: its serious and critical violations (as the e2e
+ * accessibility spec audits the pages of its own small threads), one line per node.
+ */
+export async function axeAudit(browser: Browser, url: string, colorScheme: "light" | "dark"): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load", timeout: 180_000 });
+    await page.waitForFunction(() => document.readyState === "complete" && document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 120_000 });
+    await page.waitForLoadState("networkidle");
+    const results = await new AxeBuilder({ page }).analyze();
+    return results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id} — ${node.target.join(" ")}`));
+  } finally {
+    await context.close();
+  }
 }
