@@ -39,6 +39,22 @@ describe.each(testBackends())("trace events on $provider", (backend) => {
     expect(await t.database.client.toolCall.count({ where: { groupId: String(event.group_id) } })).toBe(1);
   });
 
+  it("names a thread's vendor after the first call that has one, also when the thread opened with messages", async () => {
+    const vendorOf = async (groupId: string) => (await t.database.client.thread.findUniqueOrThrow({ where: { groupId }, select: { vendor: true } })).vendor;
+    // Messages first (no vendor), then calls, in one batch and over two requests.
+    const batched = uniqueId("vendor-batch");
+    expect((await record([{ type: "message", group_id: batched, role: "user", text: "hi" }, toolCallEvent({ group_id: batched, vendor: "openai-chat" }), toolCallEvent({ group_id: batched, vendor: "gemini" })])).status).toBe(207);
+    expect(await vendorOf(batched)).toBe("openai-chat");
+    const apart = uniqueId("vendor-apart");
+    expect((await record({ type: "message", group_id: apart, role: "user", text: "hi" })).status).toBe(201);
+    expect(await vendorOf(apart)).toBeNull();
+    expect((await record(toolCallEvent({ group_id: apart }))).status).toBe(201);
+    expect(await vendorOf(apart)).toBeNull();
+    expect((await record(toolCallEvent({ group_id: apart, vendor: "openai-responses" }))).status).toBe(201);
+    expect((await record(toolCallEvent({ group_id: apart, vendor: "anthropic" }))).status).toBe(201);
+    expect(await vendorOf(apart)).toBe("openai-responses");
+  });
+
   it("nested content counts: different arguments, declaration schema or key order inside an object", async () => {
     const event = toolCallEvent({ arguments: { env: "prod", replicas: 2 }, declaration: { name: "deploy", inputSchema: { type: "object" } } });
     expect((await record(event)).status).toBe(201);

@@ -3,15 +3,25 @@ import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import { multiRowInserts, type SqlValue } from "../db/sql.ts";
 
-export async function ensureThread(tx: ModelClient, groupId: string, at: Date, vendor: string | null): Promise<number> {
+/**
+ * The thread of `groupId`, created if new. Its vendor is the first one an event names: a thread that opens with
+ * messages (no vendor) takes the vendor of its first call, so replay opens in the thread's own encoding.
+ */
+export async function ensureThread(tx: ModelClient, groupId: string, at: Date, vendor: string | null): Promise<{ id: number; vendor: string | null }> {
   const thread = await tx.thread.upsert({
     where: { groupId },
     create: { groupId, createdAt: at, lastActivityAt: at, vendor },
     update: {},
-    select: { id: true, lastActivityAt: true },
+    select: { id: true, lastActivityAt: true, vendor: true },
   });
   if (thread.lastActivityAt < at) await tx.thread.update({ where: { id: thread.id }, data: { lastActivityAt: at }, select: { id: true } });
-  return thread.id;
+  if (thread.vendor === null && vendor !== null) await setThreadVendor(tx, thread.id, vendor);
+  return { id: thread.id, vendor: thread.vendor ?? vendor };
+}
+
+/** Names the thread's vendor if it has none yet. */
+export async function setThreadVendor(tx: ModelClient, threadId: number, vendor: string): Promise<void> {
+  await tx.thread.updateMany({ where: { id: threadId, vendor: null }, data: { vendor } });
 }
 
 export async function touchThread(tx: ModelClient, threadId: number, at: Date): Promise<void> {

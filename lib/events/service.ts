@@ -14,6 +14,7 @@ import {
   createCall,
   createEvent,
   ensureThread,
+  setThreadVendor,
   touchThread,
   findLatestEventOfCall,
   findRegisteredCall,
@@ -29,7 +30,7 @@ export type EventReply = { status: number; body: unknown };
  * Per-transaction memo of threads: a batch touching one thread upserts it once and moves its
  * lastActivityAt once, at the end (flushThreads).
  */
-type BatchContext = { threads: Map<string, { id: number; latest: Date }> };
+type BatchContext = { threads: Map<string, { id: number; latest: Date; vendor: string | null }> };
 
 const newContext = (): BatchContext => ({ threads: new Map() });
 
@@ -37,11 +38,15 @@ async function threadFor(tx: ModelClient, context: BatchContext, groupId: string
   const known = context.threads.get(groupId);
   if (known) {
     if (known.latest < at) known.latest = at;
+    if (known.vendor === null && vendor !== null) {
+      await setThreadVendor(tx, known.id, vendor);
+      known.vendor = vendor;
+    }
     return known.id;
   }
-  const id = await ensureThread(tx, groupId, at, vendor);
-  context.threads.set(groupId, { id, latest: at });
-  return id;
+  const thread = await ensureThread(tx, groupId, at, vendor);
+  context.threads.set(groupId, { id: thread.id, latest: at, vendor: thread.vendor });
+  return thread.id;
 }
 
 async function flushThreads(tx: ModelClient, context: BatchContext): Promise<void> {
