@@ -10,23 +10,26 @@ import "server-only";
 import type { Database } from "../db/client.ts";
 import type { CanonicalEvent, ToolDeclaration } from "../formats/canonical.ts";
 import type { HistoryItem } from "../replay/history.ts";
-import type { HistoryBefore } from "../replay/render-window.ts";
+import { PARTIAL_TURN_CALLS, type HistoryBefore, type TurnBefore } from "../replay/render-window.ts";
 import { declarationsOfCalls, toCanonicalTimeline } from "./canonical-timeline.ts";
 import {
   callStepRow,
   canonicalRowAt,
   canonicalRowBack,
+  canonicalRowBefore,
   countCanonical,
   countRowsBefore,
-  earliestCallAnsweredIn,
   firstDeclaringCalls,
   firstOpeningRow,
   prefixFacts,
   readCallsById,
+  readEventsById,
   readResultsById,
   systemMessagesBefore,
   threadFacts,
+  type ThreadSpan,
 } from "./repository/replay-window-reads.ts";
+import { callRowsBack, callsAnsweredIn, turnAround, type TurnRows } from "./repository/replay-turn-reads.ts";
 import { readEventRange } from "./repository/timeline-reads.ts";
 
 /** Canonical events read before step N at first: the rendered window wants 8 × 60 history items, 4 × that when turns are long. */
@@ -51,16 +54,16 @@ export type ReplayWindow = {
 
 type Thread = { id: number };
 
-/** Row id of canonical event `index` of the `total` up to row `lastRow`, counted from the nearer end. */
-async function rowAt(db: Database, threadId: number, index: number, total: number, lastRow: number): Promise<number | null> {
-  if (index < total / 2) return canonicalRowAt(db.client, threadId, index);
-  return canonicalRowBack(db.client, threadId, lastRow, total - 1 - index);
+/** Row id of canonical event `index` of the thread's `total`, counted from the nearer end. */
+async function rowAt(db: Database, span: ThreadSpan, index: number): Promise<number | null> {
+  if (index < span.total / 2) return canonicalRowAt(db.client, span, index);
+  return canonicalRowBack(db.client, span, span.lastRow, span.total - 1 - index);
 }
 
 /** The step `?call=` opens (replay-step's stepOfCall over the canonical events), or undefined. */
-async function stepOfCall(db: Database, threadId: number, callKey: string): Promise<number | undefined> {
-  const row = await callStepRow(db.client, threadId, callKey);
-  return row === null ? undefined : (await countCanonical(db.client, threadId, row.id)) + 1;
+async function stepOfCall(db: Database, span: ThreadSpan, callKey: string): Promise<number | undefined> {
+  const row = await callStepRow(db.client, span.threadId, callKey);
+  return row === null ? undefined : (await countCanonical(db.client, span, row.id)) + 1;
 }
 
 async function declarations(db: Database, threadId: number): Promise<ToolDeclaration[]> {
@@ -76,26 +79,60 @@ async function declarations(db: Database, threadId: number): Promise<ToolDeclara
   }
 }
 
-/** Rows [fromId, toId] as canonical events, with their whole-thread paths. */
-async function readCanonical(db: Database, threadId: number, fromId: number, toId: number): Promise<CanonicalEvent[]> {
+/** Rows [fromId, toId] as canonical events, with their whole-thread paths (rows before the first: `firstPosition`). */
+async function readCanonical(db: Database, span: ThreadSpan, fromId: number, toId: number): Promise<{ events: CanonicalEvent[]; firstPosition: number }> {
+  const { threadId } = span;
   const rows = await readEventRange(db.client, threadId, fromId, toId);
   const calls = await readCallsById(db.client, threadId, rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])));
-  const results = await readResultsById(db.client, threadId, rows.flatMap((row) => (row.resultId === null ? [] : [row.resultId])));
-  const firstPosition = rows[0] === undefined ? 0 : await countRowsBefore(db.client, threadId, rows[0].id);
-  return toCanonicalTimeline({ events: rows, calls, results, firstPosition }).events;
+  const results = await readResultsById(db.client, new Set(calls.map((call) => call.id)), rows.flatMap((row) => (row.resultId === null ? [] : [row.resultId])));
+  const firstPosition = await countRowsBefore(db.client, span, rows[0]?.id ?? fromId);
+  return { events: toCanonicalTimeline({ events: rows, calls, results, firstPosition }).events, firstPosition };
+}
+
+/**
+ * The turn a window starting at row `startRow` (canonical event `offset`, row position `startPosition`) reaches
+ * into: the huge one whose calls (`answered`, tool_call rows) its results answer, read with those calls; else the
+ * one the row before the window belongs to, if that row is model output. Null when a call cannot be read as one.
+ */
+async function turnBefore(
+  db: Database,
+  span: ThreadSpan,
+  window: { startRow: number; offset: number; startPosition: number },
+  partial: { turn: TurnRows; answered: number[] } | null,
+): Promise<TurnBefore | undefined | null> {
+  if (partial === null) {
+    const previous = await canonicalRowBefore(db.client, span, window.startRow);
+    if (previous === null || !previous.output) return undefined;
+    const turn = await turnAround(db.client, span, previous.id, window.startRow);
+    return { first: turn.first, open: true, calls: turn.calls, others: turn.others, answered: [] };
+  }
+  const { turn, answered } = partial;
+  const back = await callRowsBack(db.client, span, answered[0] ?? window.startRow, window.startRow);
+  const rows = await readEventsById(db.client, span.threadId, answered);
+  const calls = new Map((await readCallsById(db.client, span.threadId, rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])))).map((call) => [call.id, call]));
+  const read: TurnBefore["answered"] = [];
+  for (const row of rows) {
+    const counted = back.get(row.id);
+    const call = row.toolCallId === null ? undefined : calls.get(row.toolCallId);
+    if (counted === undefined || call === undefined) return null;
+    const [event] = toCanonicalTimeline({ events: [row], calls: [call], results: [], firstPosition: window.startPosition - counted.rows }).events;
+    if (event?.kind !== "tool_call") return null;
+    read.push({ index: window.offset - counted.canonical, event });
+  }
+  return { first: turn.first, open: turn.open, calls: turn.calls, others: turn.others, answered: read };
 }
 
 /** The head items before the window: its system messages and the request's opening item, at their indexes. */
-async function headBefore(db: Database, threadId: number, beforeId: number): Promise<HistoryItem[] | null> {
-  const system = await systemMessagesBefore(db.client, threadId, beforeId, MAX_HEAD);
+async function headBefore(db: Database, span: ThreadSpan, beforeId: number): Promise<HistoryItem[] | null> {
+  const system = await systemMessagesBefore(db.client, span.threadId, beforeId, MAX_HEAD);
   if (system.length > MAX_HEAD) return null;
-  const opening = await firstOpeningRow(db.client, threadId);
-  const ids = [...system, ...(opening !== null && opening < beforeId ? [opening] : [])].sort((a, b) => a - b);
+  const opening = await firstOpeningRow(db.client, span.threadId, beforeId);
+  const ids = [...system, ...(opening === null ? [] : [opening])].sort((a, b) => a - b);
   const head: HistoryItem[] = [];
   for (const id of ids) {
-    const [event] = await readCanonical(db, threadId, id, id);
+    const [event] = (await readCanonical(db, span, id, id)).events;
     if (event === undefined || (event.kind !== "message" && event.kind !== "reasoning" && event.kind !== "tool_call")) return null;
-    head.push({ index: await countCanonical(db.client, threadId, id), event });
+    head.push({ index: await countCanonical(db.client, span, id), event });
   }
   return head;
 }
@@ -113,43 +150,62 @@ export async function readReplayWindow(
   const facts = await threadFacts(db.client, threadId);
   if (!facts.plain) return null;
   const { total } = facts;
-  const wanted = options.step ?? (options.call === undefined ? undefined : await stepOfCall(db, threadId, options.call));
+  const span: ThreadSpan = { threadId, firstRow: facts.firstRow, lastRow: facts.lastRow, rows: facts.rows, total };
+  const wanted = options.step ?? (options.call === undefined ? undefined : await stepOfCall(db, span, options.call));
   const step = Math.min(total, Math.max(0, wanted ?? total));
   const end = Math.min(total, step + options.after);
   const common = { total, step, declarations: await declarations(db, threadId), omitted: facts.omitted };
   const empty = { items: 0, head: [], pendingCallIds: [], pendingTotal: 0, pendingNames: new Map<string, string>() };
   if (end === 0) return { ...common, offset: 0, events: [], before: empty, widen: () => Promise.resolve(null) };
-  const endRow = await rowAt(db, threadId, end - 1, total, facts.lastRow);
-  const stepRow = step === 0 ? null : await rowAt(db, threadId, step - 1, total, facts.lastRow);
+  const endRow = await rowAt(db, span, end - 1);
   if (endRow === null) return null;
+  // Step N's row, counted back from the window's end (a short walk, where counting from a thread end is not).
+  const stepRow = step === 0 ? null : await canonicalRowBack(db.client, span, endRow, end - step);
 
   const read = async (back: number): Promise<ReplayWindow | null> => {
     // The window's first row: `back` canonical events before step N, moved back until no result inside answers
-    // a call before it (prepareHistory pairs a result with its call however far back).
-    let startRow = stepRow === null || step <= back ? null : await canonicalRowBack(db.client, threadId, stepRow, back);
+    // a call before it (prepareHistory pairs a result with its call however far back) — unless those calls lie
+    // more than a first window back, all in one huge turn with nothing but answers after it: the turn is rendered
+    // in part, its answered calls read on their own (render-window's PartialTurn).
+    let startRow = stepRow === null || step <= back ? null : await canonicalRowBack(db.client, span, stepRow, back);
     let offset = startRow === null ? 0 : step - 1 - back;
+    let partial: { turn: TurnRows; answered: number[] } | null = null;
     while (startRow !== null && stepRow !== null && offset > 0) {
-      const call = await earliestCallAnsweredIn(db.client, threadId, startRow, stepRow);
-      if (call === null) break;
-      offset -= await countCanonical(db.client, threadId, startRow, call);
-      startRow = call;
+      const answered = await callsAnsweredIn(db.client, span, startRow, stepRow);
+      const earliest = answered[0]?.callRow;
+      if (earliest === undefined) break;
+      const distance = await countCanonical(db.client, span, startRow, earliest);
+      if (distance > FIRST_WINDOW) {
+        const turn = await turnAround(db.client, span, earliest, startRow);
+        const inTurn = (answered.at(-1)?.callRow ?? earliest) <= turn.lastRow && !answered.some((call) => call.answeredBefore);
+        if (turn.calls >= PARTIAL_TURN_CALLS && inTurn && turn.answersAfter) {
+          partial = { turn, answered: answered.map((call) => call.callRow) };
+          break;
+        }
+      }
+      offset -= distance;
+      startRow = earliest;
     }
     if (step - offset > MAX_WINDOW) return null;
     // Canonical events hold at least as many items: a little more, so skipped events rarely cost another round.
     const widen = (items: number) => (offset === 0 || !Number.isFinite(items) ? Promise.resolve(null) : read(Math.max(step - offset + 1, Math.ceil(items * 1.05) + 50)));
-    if (startRow === null || offset === 0) {
-      const events = await readCanonical(db, threadId, 0, endRow);
+    if (startRow === null || stepRow === null || offset === 0) {
+      const { events } = await readCanonical(db, span, span.firstRow, endRow);
       return events.length === end ? { ...common, offset: 0, events, before: empty, widen } : null;
     }
-    const prefix = await prefixFacts(db.client, threadId, startRow, options.pendingShown);
+    const prefix = await prefixFacts(db.client, threadId, { beforeId: startRow, stepRow, limit: options.pendingShown, answersPair: facts.answersPair });
     if (!prefix.allItems) return null;
-    const head = await headBefore(db, threadId, startRow);
+    const head = await headBefore(db, span, startRow);
     if (head === null) return null;
-    const events = await readCanonical(db, threadId, startRow, endRow);
+    const { events, firstPosition } = await readCanonical(db, span, startRow, endRow);
     // Rows the counts did not see (a thread rewritten meanwhile): the whole trace answers instead.
     if (events.length !== end - offset) return null;
+    const turn = await turnBefore(db, span, { startRow, offset, startPosition: firstPosition }, partial);
+    if (turn === null) return null;
     const pendingCallIds = prefix.pending.map((call) => call.callKey);
-    const before = { items: offset, head, pendingCallIds, pendingTotal: prefix.pendingTotal, pendingNames: new Map(prefix.pending.map((call) => [call.callKey, call.toolName])) };
+    // The calls before the window that its results answer are not pending at the step.
+    const pendingTotal = prefix.pendingTotal - (turn?.answered.length ?? 0);
+    const before = { items: offset, head, pendingCallIds, pendingTotal, pendingNames: new Map(prefix.pending.map((call) => [call.callKey, call.toolName])), ...(turn === undefined ? {} : { turn }) };
     return { ...common, offset, events, before, widen };
   };
   return read(FIRST_WINDOW);

@@ -138,31 +138,34 @@ export type EventRow = {
   occurredAt: string;
 };
 
+/** The Event columns a timeline row holds (EventRow), and the mapping from them. */
+export const EVENT_ROW_SELECT = {
+  id: true,
+  kind: true,
+  toolCallId: true,
+  resultId: true,
+  step: true,
+  role: true,
+  text: true,
+  textEscaped: true,
+  dataJson: true,
+  rawJson: true,
+  source: true,
+  occurredAt: true,
+} as const;
+
+export function toEventRow({ textEscaped, ...row }: { id: number; kind: string; toolCallId: number | null; resultId: number | null; step: number | null; role: string | null; text: string | null; textEscaped: boolean; dataJson: string | null; rawJson: string | null; source: string; occurredAt: Date }): EventRow {
+  return { ...row, text: row.text === null ? null : decodeStoredText(row.text, textEscaped), occurredAt: row.occurredAt.toISOString() };
+}
+
 export async function readEventPage(client: ModelClient, threadId: number, bound: number, after: number, limit: number): Promise<Page<EventRow>> {
   const rows = await client.event.findMany({
     where: { threadId, id: { gt: after, lte: bound } },
     orderBy: { id: "asc" },
     take: limit,
-    select: {
-      id: true,
-      kind: true,
-      toolCallId: true,
-      resultId: true,
-      step: true,
-      role: true,
-      text: true,
-      textEscaped: true,
-      dataJson: true,
-      rawJson: true,
-      source: true,
-      occurredAt: true,
-    },
+    select: EVENT_ROW_SELECT,
   });
-  return page(rows, limit, ({ textEscaped, ...row }) => ({
-    ...row,
-    text: row.text === null ? null : decodeStoredText(row.text, textEscaped),
-    occurredAt: row.occurredAt.toISOString(),
-  }));
+  return page(rows, limit, toEventRow);
 }
 
 /** Deliveries reference calls and results by row id here; the service maps them to keys. */
