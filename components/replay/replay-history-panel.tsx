@@ -1,5 +1,6 @@
 // The replay's message history at the shown step: pending calls, events left out of the encoding, what was
 // adjusted, renamed ids, the end of the request JSON (cut and masked on the server), and event N as recorded.
+import type { PartialTurn } from "@/lib/replay/render-window.ts";
 import { REPLAY_VENDOR_LABELS, type ReplayStepView } from "@/lib/traces/schemas.ts";
 import { ReplayAdjustments } from "./replay-adjustments.tsx";
 
@@ -8,8 +9,47 @@ const HISTORY_ARRAY = { anthropic: "messages", "openai-chat": "messages", "opena
 function shownItems(history: NonNullable<ReplayStepView["history"]>, items: string): string {
   const shown = (history.totalItems - history.hiddenItems).toLocaleString("en-US");
   // A long history is rendered from a window at its end (lib/replay/render-window): the whole count is not known here.
-  if (history.renderedFrom !== null) return `Showing the last ${shown} ${items} (rendered from event ${history.renderedFrom.toLocaleString("en-US")} on; lists of adjustments and left-out parts cover those events)`;
+  if (history.renderedFrom !== null) return `Showing the last ${shown} ${items} (rendered from event ${(history.renderedFrom + 1).toLocaleString("en-US")} on; lists of adjustments and left-out parts cover those events)`;
   return `Showing the last ${shown} of ${history.totalItems.toLocaleString("en-US")} ${items}`;
+}
+
+const count = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"}`;
+
+// A huge turn rendered in part (lib/replay/render-window): said in words, with the counts, where the JSON is.
+function partialTurnText(turn: PartialTurn, from: number | null): string {
+  const others = turn.omittedOther > 0 ? ` (nor ${count(turn.omittedOther, "other item")} of it: reasoning, assistant text)` : "";
+  const kept = from === null ? "" : ` or come from event ${(from + 1).toLocaleString("en-US")} on`;
+  return (
+    `The turn from event ${(turn.first + 1).toLocaleString("en-US")} asked for ${count(turn.calls, "tool call")}: ${count(turn.omittedCalls, "tool call")} of that turn are not shown${others}. ` +
+    `This request holds the ${turn.shownCalls.toLocaleString("en-US")} that the results shown answer${kept}. Copy and Download give the whole request.`
+  );
+}
+
+type History = NonNullable<ReplayStepView["history"]>;
+
+// The shown end of the request JSON, with what it leaves out said first.
+function RequestJson({ history, encoding, step, stale }: { history: History; encoding: ReplayStepView["encoding"]; step: number; stale: boolean }) {
+  const label = REPLAY_VENDOR_LABELS[encoding];
+  return (
+    <>
+      <p className="small muted">Shown with secret-looking strings masked and invisible characters marked; Copy and Download give the exact JSON.</p>
+      {history.partialTurn !== null ? (
+        <p className="small replay-truncated" data-testid="replay-partial-turn">
+          {partialTurnText(history.partialTurn, history.renderedFrom)}
+        </p>
+      ) : null}
+      {history.hiddenItems > 0 || history.hiddenChars !== 0 ? (
+        <p className="small replay-truncated">
+          {history.hiddenItems > 0 ? shownItems(history, HISTORY_ARRAY[encoding]) : "Showing the end of the history"}
+          {history.hiddenChars === null ? ", its last lines" : history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
+        </p>
+      ) : null}
+      <pre className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${step}`} data-testid="replay-json">
+        {history.hiddenChars !== 0 ? "…\n" : ""}
+        {history.json}
+      </pre>
+    </>
+  );
 }
 
 export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stale: boolean }) {
@@ -65,19 +105,7 @@ export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stal
           This step cannot be rendered as {label}: {view.error}
         </p>
       ) : (
-        <>
-          <p className="small muted">Shown with secret-looking strings masked and invisible characters marked; Copy and Download give the exact JSON.</p>
-          {history.hiddenItems > 0 || history.hiddenChars !== 0 ? (
-            <p className="small replay-truncated">
-              {history.hiddenItems > 0 ? shownItems(history, HISTORY_ARRAY[encoding]) : "Showing the end of the history"}
-              {history.hiddenChars === null ? ", its last lines" : history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
-            </p>
-          ) : null}
-          <pre className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${view.step}`} data-testid="replay-json">
-            {history.hiddenChars !== 0 ? "…\n" : ""}
-            {history.json}
-          </pre>
-        </>
+        <RequestJson history={history} encoding={encoding} step={view.step} stale={stale} />
       )}
       {view.current !== null ? (
         <details className="replay-current">

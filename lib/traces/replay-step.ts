@@ -151,7 +151,7 @@ function stepOfCall(trace: ReplayTrace, callId: string): number | undefined {
 
 type StepOptions = { groupId: string; step?: number; call?: string; vendor?: ReplayVendorName; database?: Database };
 type Thread = NonNullable<Awaited<ReturnType<typeof findThread>>>;
-const renderOptions = (format: ReplayTrace["format"]) => ({ sourceFormat: format, minItems: SHOWN_ITEMS });
+const renderOptions = (format: ReplayTrace["format"]) => ({ sourceFormat: format, minItems: SHOWN_ITEMS, minChars: SHOWN_JSON_CHARS });
 
 /**
  * A live thread's window around the step, rendered (null when the thread or the step needs the whole trace).
@@ -243,6 +243,7 @@ async function buildReplayStep(options: StepOptions & { read?: "whole" | "window
     history = {
       ...shownJson(rendered.request, encoding),
       renderedFrom: rendered.renderedFrom,
+      partialTurn: rendered.partialTurn,
       pending: rendered.pendingCallIds.slice(0, PENDING_SHOWN).map((callId) => ({ callId: present(callId), name: present(names.get(callId) ?? "call") })),
       pendingTotal,
       skipped: rendered.skipped.slice(0, SKIPPED_SHOWN).map((skipped) => ({ index: skipped.index, part: skipped.part ?? null, reason: present(skipped.reason) })),

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { FormatName } from "../formats/canonical.ts";
 import type { Adjustment } from "../replay/render-history.ts";
+import type { PartialTurn } from "../replay/render-window.ts";
 import { ID_MAX, isDotSegment } from "../ingest/schemas.ts";
 import type { MaskedSecret } from "../audit/schemas.ts";
 
@@ -111,6 +112,11 @@ export type ReplayHistoryView = {
    * earlier items are not counted, and skipped parts, adjustments and renamed ids cover the rendered events only.
    */
   renderedFrom: number | null;
+  /**
+   * A huge model turn rendered in part (lib/replay/render-window): its calls the shown results answer and its items
+   * from `renderedFrom` on are in the JSON, `omittedCalls` calls and `omittedOther` other items of it are not.
+   */
+  partialTurn: PartialTurn | null;
   /** Characters of the JSON before the shown part; null when cut there without writing the part before. */
   hiddenChars: number | null;
   /** The first PENDING_SHOWN of `pendingTotal` calls pending at this step. */
