@@ -30,7 +30,7 @@ import {
   type ThreadSpan,
 } from "./repository/replay-window-reads.ts";
 import { callRowsBack, callsAnsweredIn, turnAround, type TurnRows } from "./repository/replay-turn-reads.ts";
-import { readEventRange } from "./repository/timeline-reads.ts";
+import { readEventRange, type TimelineCall } from "./repository/timeline-reads.ts";
 
 /** Canonical events read before step N at first: the rendered window wants 8 × 60 history items, 4 × that when turns are long. */
 const FIRST_WINDOW = 2_000;
@@ -80,13 +80,13 @@ async function declarations(db: Database, threadId: number): Promise<ToolDeclara
 }
 
 /** Rows [fromId, toId] as canonical events, with their whole-thread paths (rows before the first: `firstPosition`). */
-async function readCanonical(db: Database, span: ThreadSpan, fromId: number, toId: number): Promise<{ events: CanonicalEvent[]; firstPosition: number }> {
+async function readCanonical(db: Database, span: ThreadSpan, fromId: number, toId: number): Promise<{ events: CanonicalEvent[]; firstPosition: number; calls: TimelineCall[] }> {
   const { threadId } = span;
   const rows = await readEventRange(db.client, threadId, fromId, toId);
   const calls = await readCallsById(db.client, threadId, rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])));
   const results = await readResultsById(db.client, new Set(calls.map((call) => call.id)), rows.flatMap((row) => (row.resultId === null ? [] : [row.resultId])));
   const firstPosition = await countRowsBefore(db.client, span, rows[0]?.id ?? fromId);
-  return { events: toCanonicalTimeline({ events: rows, calls, results, firstPosition }).events, firstPosition };
+  return { events: toCanonicalTimeline({ events: rows, calls, results, firstPosition }).events, firstPosition, calls };
 }
 
 /**
@@ -97,7 +97,7 @@ async function readCanonical(db: Database, span: ThreadSpan, fromId: number, toI
 async function turnBefore(
   db: Database,
   span: ThreadSpan,
-  window: { startRow: number; offset: number; startPosition: number },
+  window: { startRow: number; offset: number; startPosition: number; calls: readonly TimelineCall[] },
   partial: { turn: TurnRows; answered: number[] } | null,
 ): Promise<TurnBefore | undefined | null> {
   if (partial === null) {
@@ -109,7 +109,10 @@ async function turnBefore(
   const { turn, answered } = partial;
   const back = await callRowsBack(db.client, span, answered[0] ?? window.startRow, window.startRow);
   const rows = await readEventsById(db.client, span.threadId, answered);
-  const calls = new Map((await readCallsById(db.client, span.threadId, rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])))).map((call) => [call.id, call]));
+  // The window's results name these calls: most were read with the window already.
+  const calls = new Map(window.calls.map((call) => [call.id, call]));
+  const missing = rows.flatMap((row) => (row.toolCallId === null || calls.has(row.toolCallId) ? [] : [row.toolCallId]));
+  for (const call of await readCallsById(db.client, span.threadId, missing)) calls.set(call.id, call);
   const read: TurnBefore["answered"] = [];
   for (const row of rows) {
     const counted = back.get(row.id);
@@ -197,10 +200,10 @@ export async function readReplayWindow(
     if (!prefix.allItems) return null;
     const head = await headBefore(db, span, startRow);
     if (head === null) return null;
-    const { events, firstPosition } = await readCanonical(db, span, startRow, endRow);
+    const { events, firstPosition, calls } = await readCanonical(db, span, startRow, endRow);
     // Rows the counts did not see (a thread rewritten meanwhile): the whole trace answers instead.
     if (events.length !== end - offset) return null;
-    const turn = await turnBefore(db, span, { startRow, offset, startPosition: firstPosition }, partial);
+    const turn = await turnBefore(db, span, { startRow, offset, startPosition: firstPosition, calls }, partial);
     if (turn === null) return null;
     const pendingCallIds = prefix.pending.map((call) => call.callKey);
     // The calls before the window that its results answer are not pending at the step.
