@@ -34,7 +34,11 @@ test("replay of a 2,000-call thread: the page carries one step, steps by key and
   await page.keyboard.press("End");
   await expect(page.getByTestId("replay-position")).toHaveText("Step 4000 of 4000");
   await expect(page.getByTestId("replay-json")).toContainText("result 1999");
-  await expect(page.getByText(/Showing the last 60 of [\d,]+ input/)).toBeVisible();
+  // All 2,000 calls were asked for in one turn: the request is rendered from the window on, with the calls its
+  // results answer (and the opening call), and the page says how many of that turn's calls it leaves out.
+  await expect(page.getByText(/Showing the last 60 input \(rendered from event 3,521 on/)).toBeVisible();
+  await expect(page.getByTestId("replay-partial-turn")).toContainText("asked for 2,000 tool calls: 1,519 tool calls of that turn are not shown");
+  await expect(page.getByTestId("replay-partial-turn")).toContainText("The request holds the other 481: those its results answer and those from event 3,521 on.");
   // The step list holds the events around the step, not all 4,000.
   expect(await page.getByTestId("replay-events").getByRole("listitem").count()).toBeLessThan(250);
   await page.screenshot({ path: "test-results/screenshots/replay-big.png" });

@@ -18,10 +18,10 @@ const count = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what}
 // A huge turn rendered in part (lib/replay/render-window): said in words, with the counts, where the JSON is.
 function partialTurnText(turn: PartialTurn, from: number | null): string {
   const others = turn.omittedOther > 0 ? ` (nor ${count(turn.omittedOther, "other item")} of it: reasoning, assistant text)` : "";
-  const kept = from === null ? "" : ` or come from event ${(from + 1).toLocaleString("en-US")} on`;
+  const kept = from === null ? "those its results answer" : `those its results answer and those from event ${(from + 1).toLocaleString("en-US")} on`;
   return (
     `The turn from event ${(turn.first + 1).toLocaleString("en-US")} asked for ${count(turn.calls, "tool call")}: ${count(turn.omittedCalls, "tool call")} of that turn are not shown${others}. ` +
-    `This request holds the ${turn.shownCalls.toLocaleString("en-US")} that the results shown answer${kept}. Copy and Download give the whole request.`
+    `The request holds the other ${turn.shownCalls.toLocaleString("en-US")}: ${kept}. Copy and Download give the whole request.`
   );
 }
 
