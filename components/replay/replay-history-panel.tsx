@@ -111,6 +111,7 @@ export function ReplayHistoryPanel({ view, stale }: { view: ReplayStepView; stal
         <details className="replay-current">
           <summary>
             Event {view.step} as recorded ({view.current.path})
+            {view.current.origin === "toolscope" ? " — no vendor payload: Toolscope's record of it" : ""}
           </summary>
           <pre className="raw">{view.current.raw}</pre>
         </details>

@@ -64,6 +64,15 @@ describe.each(testBackends())("replay step view on $provider", (backend) => {
     expect(view.history?.pendingTotal).toBe(297);
   });
 
+  it("shows a live event's own record under \"as recorded\", never a bare null (it came without a vendor payload)", async () => {
+    const call = await getReplayStep({ groupId: GROUP, step: 3 });
+    expect(call.current).toMatchObject({ origin: "toolscope" });
+    expect(call.current?.raw).not.toBe("null");
+    expect(JSON.parse(call.current?.raw ?? "null")).toMatchObject({ kind: "tool_call", callId: "c2", name: "lookup" });
+    const answer = await getReplayStep({ groupId: GROUP, step: 301 });
+    expect(JSON.parse(answer.current?.raw ?? "null")).toMatchObject({ kind: "tool_result", callId: "c0" });
+  });
+
   it("a new event is seen at once (the cached trace follows the thread)", async () => {
     await recordEvents({ type: "output_text", group_id: GROUP, text: "All done." });
     expect((await getReplayStep({ groupId: GROUP })).total).toBe(601);

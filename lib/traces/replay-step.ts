@@ -222,6 +222,18 @@ export async function getReplayStep(options: StepOptions & { read?: "whole" | "w
   return { ...value, secrets };
 }
 
+/**
+ * What "Event N as recorded" shows: the vendor's own item when the event came from an import or a fork; an event
+ * that arrived through the API, the callback or OTLP has no vendor payload (its raw is null), so Toolscope's own
+ * record of it (the canonical event) is shown instead of a bare `null`.
+ */
+function recordedForm(event: CanonicalEvent): { origin: "payload" | "toolscope"; value: unknown } {
+  if (event.raw !== null && event.raw !== undefined) return { origin: "payload", value: event.raw };
+  // `step` (the model-turn index) is derived while reading, and a window read cannot count the turns before it.
+  const { raw: _raw, path: _path, step: _step, ...fields } = event;
+  return { origin: "toolscope", value: fields };
+}
+
 async function buildReplayStep(options: StepOptions & { read?: "whole" | "window" }): Promise<Omit<ReplayStepView, "secrets">> {
   const db = options.database ?? (await getDatabase());
   const thread = await findThread(db.client, options.groupId);
@@ -257,7 +269,8 @@ async function buildReplayStep(options: StepOptions & { read?: "whole" | "window
     };
   }
   const currentEvent = step > 0 ? source.events[step - 1 - source.offset] : undefined;
-  const raw = currentEvent ? (JSON.stringify(currentEvent.raw, null, 2) ?? "null") : "";
+  const recorded = currentEvent ? recordedForm(currentEvent) : null;
+  const raw = recorded ? (JSON.stringify(recorded.value, null, 2) ?? "null") : "";
   return {
     groupId: source.groupId,
     title: source.title,
@@ -271,6 +284,6 @@ async function buildReplayStep(options: StepOptions & { read?: "whole" | "window
     omitted: source.omitted,
     history,
     error,
-    current: currentEvent ? { path: currentEvent.path, raw: present(raw.length > RAW_EVENT_CHARS ? `${raw.slice(0, RAW_EVENT_CHARS)}\n… (${(raw.length - RAW_EVENT_CHARS).toLocaleString("en-US")} more characters)` : raw) } : null,
+    current: currentEvent && recorded ? { path: currentEvent.path, origin: recorded.origin, raw: present(raw.length > RAW_EVENT_CHARS ? `${raw.slice(0, RAW_EVENT_CHARS)}\n… (${(raw.length - RAW_EVENT_CHARS).toLocaleString("en-US")} more characters)` : raw) } : null,
   };
 }

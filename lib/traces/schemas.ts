@@ -146,8 +146,11 @@ export type ReplayStepView = {
   omitted: Record<string, number>;
   history: ReplayHistoryView | null;
   error: string | null;
-  /** Event N as recorded (masked, cut), for "as recorded". */
-  current: { path: string; raw: string } | null;
+  /**
+   * Event N as recorded (masked, cut), for "as recorded": the vendor's item (`origin: "payload"`, imports and forks),
+   * or Toolscope's record of an event that came without one (`"toolscope"`: API, callback, OTLP).
+   */
+  current: { path: string; origin: "payload" | "toolscope"; raw: string } | null;
   /** The values masked in this view, each revealable by its fingerprint (POST /api/secrets/reveal). */
   secrets: MaskedSecret[];
 };
