@@ -99,6 +99,18 @@ for (const colorScheme of ["light", "dark"] as const) {
   });
 }
 
+test("a large collapsed hunk's button is named by its visible text (label in name)", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-a11y-hunk");
+  const lines = ["--- a/big.ts", "+++ b/big.ts", "@@ -1,250 +1,250 @@"];
+  for (let i = 0; i < 250; i += 1) lines.push(`-const v${i} = ${i};`, `+const v${i} = ${i * 2};`);
+  await registerCall(request, { group_id: group, id: "big", name: "edit_file", arguments: { path: "big.ts" } });
+  await postResult(request, { group_id: group, id: "big", text: "Edited big.ts", display_as: [{ type: "diff", content: { path: "big.ts", patch: lines.join("\n") } }] });
+  await page.goto(`/calls/${await findCallRowId(request, group, "big")}`);
+  // Voice control users say what they see: the button's name starts with its visible text.
+  await expect(page.getByRole("button", { name: "Expand 500 lines" })).toBeVisible();
+  expect(await audit(page)).toEqual([]);
+});
+
 test("not-found answers 404 and keeps the navigation", async ({ page, request }) => {
   for (const url of ["/threads/no-such-thread-e2e", "/calls/999999999", "/no/such/page"]) {
     const response = await page.goto(url);

@@ -48,7 +48,8 @@ export function DiffItemView({ item, file, viewType, onToggle }: Props) {
               className="link-button"
               aria-expanded={item.open}
               onClick={() => onToggle(item.fileIndex, item.hunkIndex)}
-              aria-label={`${item.open ? "Collapse" : "Expand"} hunk ${item.hunkIndex + 1} (${item.hunk.changes.length} lines)`}
+              // The accessible name starts with the visible text (WCAG 2.5.3 label in name: "click Expand 5,000 lines").
+              aria-label={item.open ? `Collapse hunk ${item.hunkIndex + 1} (${item.hunk.changes.length.toLocaleString("en-US")} lines)` : `Expand ${item.hunk.changes.length.toLocaleString("en-US")} lines of hunk ${item.hunkIndex + 1}`}
             >
               {item.open ? "Collapse" : `Expand ${item.hunk.changes.length.toLocaleString("en-US")} lines`}
             </button>
