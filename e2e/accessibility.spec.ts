@@ -111,6 +111,20 @@ test("a large collapsed hunk's button is named by its visible text (label in nam
   expect(await audit(page)).toEqual([]);
 });
 
+test("tall JSON (deeply nested arguments) scrolls by keyboard", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-a11y-deep");
+  let deep: Record<string, unknown> = { leaf: "bottom" };
+  for (let i = 0; i < 30; i += 1) deep = { [`level${i}`]: deep, n: i };
+  await registerCall(request, { group_id: group, id: "deep", name: "query_graph", arguments: deep });
+  await postResult(request, { group_id: group, id: "deep", text: "ok" });
+  await page.goto(`/calls/${await findCallRowId(request, group, "deep")}`);
+  const args = page.getByLabel(/\(formatted JSON\)/);
+  await expect(args).toBeVisible();
+  expect(await args.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+  expect(await args.getAttribute("tabindex")).toBe("0");
+  expect(await audit(page)).toEqual([]);
+});
+
 test("not-found answers 404 and keeps the navigation", async ({ page, request }) => {
   for (const url of ["/threads/no-such-thread-e2e", "/calls/999999999", "/no/such/page"]) {
     const response = await page.goto(url);

@@ -29,13 +29,13 @@ export function ArgumentsView({ args, revealSecrets = false, label = "Arguments"
         </p>
       ) : null}
       {mode === "formatted" && formatted !== null ? (
-        <pre className="raw code-block" aria-label={`${label} (formatted JSON)`}>
+        <pre className="raw code-block" tabIndex={0} aria-label={`${label} (formatted JSON)`}>
           {presentUntrustedText(formatted, { revealSecrets })}
         </pre>
       ) : null}
       {mode === "raw" && args.raw !== null ? (
         <>
-          <pre className="raw code-block" aria-label={`${label} (raw text)`}>
+          <pre className="raw code-block" tabIndex={0} aria-label={`${label} (raw text)`}>
             {presentUntrustedText(args.raw.head, { revealSecrets })}
           </pre>
           {args.raw.complete ? null : (

@@ -86,7 +86,7 @@ export function JsonView({ preview, label, revealSecrets = false, errors }: { pr
   if (preview.kind === "value") return <JsonTree value={preview.value} label={label} revealSecrets={revealSecrets} errors={errors} />;
   return (
     <>
-      <pre className="raw code-block" aria-label={label}>
+      <pre className="raw code-block" tabIndex={0} aria-label={label}>
         {presentUntrustedText(preview.text, { revealSecrets })}
       </pre>
       {preview.truncated ? <p className="small muted">Too large for a tree: the start of the pretty-printed JSON is shown.</p> : null}

@@ -21,7 +21,7 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
   const present = (text: string) => presentUntrustedText(text, { revealSecrets });
   switch (block.type) {
     case "text":
-      return <pre className="raw code-block">{present(block.text)}</pre>;
+      return <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre>;
     case "image": {
       const src = imageDataUrl(block.mimeType, block.data);
       return src ? (
@@ -88,11 +88,11 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
               </>
             ) : null}
           </dl>
-          {block.resource.text !== undefined ? <pre className="raw code-block">{present(block.resource.text)}</pre> : null}
+          {block.resource.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.resource.text)}</pre> : null}
         </div>
       );
     default:
-      return <pre className="raw code-block">{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
+      return <pre className="raw code-block" tabIndex={0}>{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
   }
 }
 

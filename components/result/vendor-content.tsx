@@ -47,7 +47,7 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
   const present = (text: string) => presentUntrustedText(text, { revealSecrets });
   switch (block.type) {
     case "text":
-      return <pre className="raw code-block">{present(block.text)}</pre>;
+      return <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre>;
     case "image": {
       const src = imageDataUrl(block.mimeType, block.data);
       return src ? (
@@ -80,7 +80,7 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
               ["size", block.data !== undefined ? formatBytes(base64ByteLength(block.data)) : `${(block.text ?? "").length.toLocaleString("en-US")} characters`],
             ]}
           />
-          {block.text !== undefined ? <pre className="raw code-block">{present(block.text)}</pre> : <p className="small muted">Binary document: not rendered here; its bytes are in the export.</p>}
+          {block.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre> : <p className="small muted">Binary document: not rendered here; its bytes are in the export.</p>}
         </div>
       );
     case "media_ref":
@@ -115,11 +115,11 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
               ...(block.resource.blob === undefined ? [] : [["blob", `${formatBytes(base64ByteLength(block.resource.blob))} of binary data (not rendered)`] as [string, ReactNode]]),
             ]}
           />
-          {block.resource.text !== undefined ? <pre className="raw code-block">{present(block.resource.text)}</pre> : null}
+          {block.resource.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.resource.text)}</pre> : null}
         </div>
       );
     case "unknown":
-      return <pre className="raw code-block">{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
+      return <pre className="raw code-block" tabIndex={0}>{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
   }
 }
 
