@@ -129,6 +129,19 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
   await expect(page.getByText("Reliable enough", { exact: false })).toHaveCount(0);
 });
 
+test("an envelope field sent with a wrong value is shown as invalid, never as missing", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-envelope-wrong");
+  await registerCall(request, { group_id: group, id: "bad", name: "lookup" });
+  await postResult(request, { group_id: group, id: "bad", text: JSON.stringify({ success: "yes", data: null, confidence: 0.9, nextAction: "explode", error: null, meta: {} }) });
+  await page.goto(`/calls/${await findCallRowId(request, group, "bad")}`);
+  const panel = page.getByTestId("envelope-panel");
+  await expect(page.getByTestId("envelope-kind")).toHaveText("invalid");
+  // The tool did send success and nextAction: the fields say what was wrong with them.
+  await expect(panel.getByTestId("envelope-success-invalid")).toContainText('must be a boolean (got "yes")');
+  await expect(panel.getByTestId("envelope-nextAction-invalid")).toContainText('"explode"');
+  await expect(panel.locator("dl.kv > dd").first()).not.toContainText("missing");
+});
+
 test("hostile text, diff file names and hunk headers are rendered inert", async ({ page, request, baseURL }) => {
   const watch = watchForEscapes(page, baseURL ?? "");
   const group = uniqueGroup("e2e-xss");

@@ -5,7 +5,7 @@ import type { EnvelopeView } from "@/lib/calls/schemas.ts";
 import { safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { trustedBand, type Verdict } from "@/lib/results/verdict.ts";
-import type { EnvelopeSource } from "@/lib/results/envelope.ts";
+import { wrongValueProblem, type EnvelopeSource } from "@/lib/results/envelope.ts";
 import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
 
@@ -71,6 +71,17 @@ function Source({ source, revealSecrets }: { source: EnvelopeSource; revealSecre
   );
 }
 
+/** A field that reads as absent: "missing" when the tool left it out, "invalid" (and why) when it sent a wrong value. */
+function Absent({ problems, field, missing }: { problems: readonly string[]; field: string; missing: string }) {
+  const wrong = wrongValueProblem(problems, field);
+  if (wrong === null) return <span className="muted">{missing}</span>;
+  return (
+    <span data-testid={`envelope-${field}-invalid`}>
+      <span className="badge badge-bad">invalid</span> <span className="small mono">{wrong}</span>
+    </span>
+  );
+}
+
 function yesNo(value: boolean | undefined): string {
   return value === undefined ? "—" : value ? "yes" : "no";
 }
@@ -103,7 +114,7 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
         <dt>success</dt>
         <dd>
           {envelope.success === null ? (
-            <span className="muted">missing</span>
+            <Absent problems={envelope.problems} field="success" missing="missing" />
           ) : envelope.success ? (
             <span className="badge badge-ok">true</span>
           ) : (
@@ -112,9 +123,9 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
           <span className="small muted">means the call ran, not that the answer is right</span>
         </dd>
         <dt>confidence</dt>
-        <dd>{envelope.confidence === null ? <span className="muted">missing</span> : <ConfidenceMeter confidence={envelope.confidence} band={envelope.success === false ? null : trustedBand({ envelopeKind: envelope.kind, confidence: envelope.confidence })} />}</dd>
+        <dd>{envelope.confidence === null ? <Absent problems={envelope.problems} field="confidence" missing="missing" /> : <ConfidenceMeter confidence={envelope.confidence} band={envelope.success === false ? null : trustedBand({ envelopeKind: envelope.kind, confidence: envelope.confidence })} />}</dd>
         <dt>nextAction</dt>
-        <dd>{envelope.nextAction ? <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>{envelope.nextAction}</span> : <span className="muted">—</span>}</dd>
+        <dd>{envelope.nextAction ? <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>{envelope.nextAction}</span> : <Absent problems={envelope.problems} field="nextAction" missing="—" />}</dd>
         {error ? (
           <>
             <dt>error</dt>

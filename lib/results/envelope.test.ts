@@ -1,7 +1,7 @@
 // Tests for envelope detection and judgement, using the envelope seed's own examples.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { analyzeEnvelopeValue, confidenceBand, detectEnvelope, envelopeSignalsError } from "./envelope";
+import { analyzeEnvelopeValue, confidenceBand, detectEnvelope, envelopeSignalsError, wrongValueProblem } from "./envelope";
 
 // seeds/tool-result-envelope.zh.txt — "统一外壳" (the first, minimal example).
 const SEED_MINIMAL = `{
@@ -274,5 +274,19 @@ describe("confidenceBand", () => {
     expect(confidenceBand(0.86).suggestion).toMatch(/continue/);
     expect(confidenceBand(0.6).suggestion).toMatch(/uncertain/);
     expect(confidenceBand(0.32).suggestion).toMatch(/human/);
+  });
+});
+
+describe("wrongValueProblem", () => {
+  it("tells a field sent with a wrong value from one left out, so the page never calls a sent value missing", () => {
+    const detected = detectEnvelope(JSON.stringify({ success: "yes", confidence: 0.4, nextAction: "explode", data: null, error: null, meta: {} }));
+    if (detected.kind === "none") throw new Error("expected an envelope");
+    expect(detected.kind).toBe("invalid");
+    expect(wrongValueProblem(detected.problems, "success")).toMatch(/boolean.*"yes"/);
+    expect(wrongValueProblem(detected.problems, "nextAction")).toMatch(/"explode"/);
+    expect(wrongValueProblem(detected.problems, "confidence")).toBeNull();
+    expect(wrongValueProblem(["meta: missing", "data: missing (use null when there is no data)"], "meta")).toBeNull();
+    expect(wrongValueProblem(["data: missing (use null when there is no data)"], "data")).toBeNull();
+    expect(wrongValueProblem(["successor: must be a string"], "success")).toBeNull();
   });
 });

@@ -341,3 +341,19 @@ export function envelopeSignalsError(analysis: EnvelopeAnalysis): boolean {
   const { success, error } = analysis.envelope;
   return success === false || (error !== undefined && error !== null);
 }
+
+/**
+ * Why a top-level field of the envelope reads as absent although the tool sent one: the problem saying its value
+ * was wrong (`"success: must be a boolean (got \"yes\")"` → `must be a boolean (got "yes")`); null when the field was
+ * simply missing or had no problem. The page shows this instead of "missing" for a field that was present.
+ */
+export function wrongValueProblem(problems: readonly string[], field: string): string | null {
+  const prefix = `${field}: `;
+  for (const problem of problems) {
+    if (!problem.startsWith(prefix)) continue;
+    const message = problem.slice(prefix.length);
+    if (message === "missing" || message.startsWith("missing ")) return null;
+    return message;
+  }
+  return null;
+}
