@@ -155,3 +155,28 @@ test("replays a live thread recorded through the public API, with the open call 
   expect(body).toMatchObject({ group_id: groupId, vendor: "anthropic", step: 3, total: 4, pending_call_ids: ["call_deploy", "call_health"] });
   expect((await request.get(`/api/threads/${groupId}-missing/replay`)).status()).toBe(404);
 });
+
+test("the history box opens at its end, where the step is, and follows the steps; a live event shows its own record", async ({ page, request }) => {
+  const groupId = uniqueGroup("e2e-replay-end");
+  for (let i = 0; i < 6; i += 1) {
+    const call = await request.post("/api/events", { data: { type: "tool_call", group_id: groupId, id: `call_${i}`, name: "read_log", arguments: { part: i } } });
+    expect(call.status()).toBe(201);
+    const text = Array.from({ length: 30 }, (_, line) => `part ${i} line ${line}`).join("\n");
+    expect((await request.post("/api/callback", { data: { type: "tool_result", group_id: groupId, id: `call_${i}`, text } })).status()).toBe(200);
+  }
+  await page.goto(`/threads/${groupId}/replay?vendor=openai-chat`);
+  await expect(page.getByTestId("replay-position")).toHaveText("Step 12 of 12");
+  const json = page.getByTestId("replay-json");
+  await expect(json).toContainText("part 5 line 29");
+  const atEnd = () => json.evaluate((element) => element.scrollHeight > element.clientHeight && element.scrollTop + element.clientHeight >= element.scrollHeight - 2);
+  await expect.poll(atEnd).toBe(true);
+  await page.getByRole("button", { name: /Previous/ }).click();
+  await expect(page.getByTestId("replay-position")).toHaveText("Step 11 of 12");
+  await expect(json).toContainText('"tool_call_id": "call_4"');
+  await expect.poll(atEnd).toBe(true);
+  // The event came through the API: no vendor payload, so "as recorded" shows Toolscope's record, not `null`.
+  await page.getByText(/Event 11 as recorded/).click();
+  const recorded = page.locator(".replay-current pre");
+  await expect(recorded).toContainText('"kind": "tool_call"');
+  await expect(recorded).not.toHaveText("null");
+});

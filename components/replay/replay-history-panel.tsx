@@ -1,5 +1,6 @@
 // The replay's message history at the shown step: pending calls, events left out of the encoding, what was
 // adjusted, renamed ids, the end of the request JSON (cut and masked on the server), and event N as recorded.
+import { useLayoutEffect, useRef } from "react";
 import type { PartialTurn } from "@/lib/replay/render-window.ts";
 import { REPLAY_VENDOR_LABELS, type ReplayStepView } from "@/lib/traces/schemas.ts";
 import { ReplayAdjustments } from "./replay-adjustments.tsx";
@@ -30,6 +31,13 @@ type History = NonNullable<ReplayStepView["history"]>;
 // The shown end of the request JSON, with what it leaves out said first.
 function RequestJson({ history, encoding, step, stale }: { history: History; encoding: ReplayStepView["encoding"]; step: number; stale: boolean }) {
   const label = REPLAY_VENDOR_LABELS[encoding];
+  const json = useRef<HTMLPreElement>(null);
+  // Step N is the end of the history: open the box at its last lines, so stepping shows the event just added
+  // (a long history would otherwise open at the top of its shown part, the same lines step after step).
+  useLayoutEffect(() => {
+    const element = json.current;
+    if (element !== null) element.scrollTop = element.scrollHeight;
+  }, [history.json, encoding, step]);
   return (
     <>
       <p className="small muted">Shown with secret-looking strings masked and invisible characters marked; Copy and Download give the exact JSON.</p>
@@ -44,7 +52,7 @@ function RequestJson({ history, encoding, step, stale }: { history: History; enc
           {history.hiddenChars === null ? ", its last lines" : history.hiddenChars > 0 ? `, from character ${history.hiddenChars.toLocaleString("en-US")} on` : ""}: where this step is. Copy and Download give all of it.
         </p>
       ) : null}
-      <pre className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${step}`} data-testid="replay-json">
+      <pre ref={json} className={`raw replay-json${stale ? " is-stale" : ""}`} tabIndex={0} aria-label={`${label} request JSON at step ${step}`} data-testid="replay-json">
         {history.hiddenChars !== 0 ? "…\n" : ""}
         {history.json}
       </pre>
