@@ -12,7 +12,14 @@ import { RawTextPanel } from "./raw-text-panel.tsx";
 import { SchemaPanel } from "./schema-panel.tsx";
 import { VendorContent } from "./vendor-content.tsx";
 
-const ERROR_SOURCE_NAMES: Record<string, string> = { mcp: "MCP isError", envelope: "the envelope", error_prefix: 'the "Error: " prefix' };
+const ERROR_SOURCE_NAMES: Record<string, string> = {
+  mcp: "MCP isError",
+  envelope: "the envelope",
+  error_prefix: 'the "Error: " prefix',
+  span_status: "the OpenTelemetry span's ERROR status",
+  vendor_flag: "the vendor's error flag",
+  error_key: 'an "error" key in the response',
+};
 
 // eslint-disable-next-line max-lines-per-function -- a result's card, top to bottom: badges, display, envelope, MCP, schema, raw text
 export function ResultCard({ result, outputSchema }: { result: ResultDetail; outputSchema: JsonPreview | null }) {

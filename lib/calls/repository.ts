@@ -35,6 +35,10 @@ export async function findNewestResults(client: ModelClient, toolCallId: number,
       displayAsJson: true,
       receivedAt: true,
       late: true,
+      // Error signals recorded with the result that its text cannot show (an OTel span's ERROR status, a vendor's
+      // is_error flag, Gemini's error key): the page must not re-derive them from the text alone.
+      isError: true,
+      errorSource: true,
     },
     orderBy: { ordinal: "desc" },
     take,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../events/service.ts";
 import { acceptToolResult } from "../ingest/service.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { importTranscript } from "../traces/import-transcript.ts";
 import { getCallDetail, getCallInfo, getDeliveryBody, getResultText } from "./service.ts";
 
 async function register(body: Record<string, unknown>): Promise<number> {
@@ -118,6 +119,21 @@ describe.each(testBackends())("calls service on $provider", (backend) => {
     });
     expect(await getCallInfo({ callRowId: await callRowId("g-env", "e") })).toMatchObject({ toolName: "lookup", status: "completed" });
     await expect(getCallDetail({ callRowId: 999_999 })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("calls a result an error when the error was signalled beside its text (a vendor's is_error flag), not only in it", async () => {
+    const transcript = {
+      messages: [
+        { role: "user", content: "Deploy it." },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: { env: "prod" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_deploy", is_error: true, content: "quota exceeded for project web" }] },
+      ],
+    };
+    const imported = await importTranscript({ text: JSON.stringify(transcript), groupId: "g-flag", database: t.database });
+    expect(imported.status).toBe(201);
+    const detail = await getCallDetail({ callRowId: await callRowId("g-flag", "toolu_deploy") });
+    expect(detail.call.status).toBe("errored");
+    expect(detail.results[0]).toMatchObject({ isError: true, errorSources: ["vendor_flag"] });
   });
 
   it("cuts a 5 MB text for the page and keeps it whole for the raw route", async () => {

@@ -141,6 +141,16 @@ function toCallInfo(row: CallRow): CallInfo {
   };
 }
 
+/**
+ * What says the result is an error: the signals its text carries (envelope, MCP isError, the "Error: " prefix) and
+ * the one recorded with it when it arrived, which the text alone cannot show (`span_status`, `vendor_flag`,
+ * `error_key`): an errored OTel span or an imported is_error result is an error on the page too.
+ */
+function recordedErrorSources(fromText: readonly string[], row: Pick<ResultRow, "isError" | "errorSource">): string[] {
+  if (!row.isError || row.errorSource === null || fromText.includes(row.errorSource)) return [...fromText];
+  return [...fromText, row.errorSource];
+}
+
 function toResultDetail(row: ResultRow, outputSchema: unknown, content: ResultDetail["content"] = null): ResultDetail {
   const text = decodeStoredText(row.text, row.textEscaped);
   const displayAs = parseJson(row.displayAsJson);
@@ -182,8 +192,8 @@ function toResultDetail(row: ResultRow, outputSchema: unknown, content: ResultDe
     late: row.late,
     textSha256: row.textSha256,
     textBytes: row.textBytes,
-    isError: analysis.isError,
-    errorSources: analysis.errorSources,
+    isError: analysis.isError || row.isError,
+    errorSources: recordedErrorSources(analysis.errorSources, row),
     text: textHead(text),
     display: analysis.display,
     envelope,
