@@ -125,6 +125,15 @@ test("tall JSON (deeply nested arguments) scrolls by keyboard", async ({ page, r
   expect(await audit(page)).toEqual([]);
 });
 
+test("the navigation marks exactly one link as the current page", async ({ page }) => {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const [url, label] of [["/settings/access-log", "Access log"], ["/settings/access", "Access"], ["/threads", "Threads"], ["/", "Overview"]] as const) {
+    await page.goto(url);
+    await expect(nav.locator('[aria-current="page"]'), url).toHaveCount(1);
+    await expect(nav.getByRole("link", { name: label, exact: true }), url).toHaveAttribute("aria-current", "page");
+  }
+});
+
 test("not-found answers 404 and keeps the navigation", async ({ page, request }) => {
   for (const url of ["/threads/no-such-thread-e2e", "/calls/999999999", "/no/such/page"]) {
     const response = await page.goto(url);

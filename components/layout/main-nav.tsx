@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
+import { isCurrentNavLink } from "./nav-current.ts";
 
 const LINKS = [
   { href: "/", label: "Overview" },
@@ -31,7 +32,7 @@ export function MainNav() {
       </button>
       <nav id="main-nav" className="main-nav" aria-label="Main" data-open={open ? "true" : undefined}>
         {LINKS.map((link) => {
-          const current = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
+          const current = isCurrentNavLink(link.href, pathname);
           return (
             <Link key={link.href} href={link.href} aria-current={current ? "page" : undefined}>
               {link.label}
