@@ -17,7 +17,10 @@ export type IncomingRequest = {
   method: string;
   url: URL;
   headers: HeaderReader;
-  /** The TCP peer (the lean server) or the first X-Forwarded-For hop (next dev): what the server observed. */
+  /**
+   * The TCP peer: the lean server reads the socket; behind Toolscope's server Next's X-Forwarded-For is set to the
+   * socket's address (toolscope-server.ts), whatever the client sent. Under `next dev` it is the header's first hop.
+   */
   remoteAddress: string | null;
   receivedAt: Date;
   /** Reads the body once, cutting it at `limit` bytes (the prefix is kept, the rest is never buffered). */

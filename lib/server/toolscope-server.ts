@@ -15,6 +15,18 @@ export type ServerOptions = { port: number; hosts: string[]; dir: string; onRead
 
 type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
+/**
+ * X-Forwarded-For as Next and Better Auth read it: the TCP peer, never what the client claims. Next only fills
+ * the header in when it is missing, and both the sign-in rate limit (Better Auth, per address) and the audit
+ * row's `remoteAddress` on Next's routes read its first hop — a client choosing it could rotate past the limit
+ * and write any address into the audit log. Toolscope trusts no X-Forwarded-* header (README "Security").
+ */
+export function setPeerAddress(req: http.IncomingMessage): void {
+  const peer = req.socket.remoteAddress;
+  if (peer) req.headers["x-forwarded-for"] = peer;
+  else delete req.headers["x-forwarded-for"];
+}
+
 /** The HTTP server: the lean routes answered here, everything else handed to `fallback` (Next, or a 404 in tests). */
 export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
@@ -22,6 +34,7 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
     const query = rawUrl.indexOf("?");
     const table = LEAN_ROUTES.get(routePath(query === -1 ? rawUrl : rawUrl.slice(0, query)));
     if (!table) {
+      setPeerAddress(req);
       fallback(req, res);
       return;
     }
@@ -29,6 +42,7 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
     try {
       url = new URL(rawUrl, "http://toolscope.local");
     } catch {
+      setPeerAddress(req);
       fallback(req, res);
       return;
     }

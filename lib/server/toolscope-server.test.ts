@@ -1,0 +1,48 @@
+// Toolscope's HTTP server in front of Next, with a stand-in for Next: what it hands over and what it answers
+// itself before Next would see a request.
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromWebRequest } from "../http/incoming.ts";
+import { createToolscopeHttpServer, listen } from "./toolscope-server.ts";
+
+type Seen = { url: string; forwardedFor: string | undefined };
+
+function request(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method: "GET", headers }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("Toolscope's server in front of Next", () => {
+  const seen: Seen[] = [];
+  let server: http.Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    server = createToolscopeHttpServer((req, res) => {
+      const forwardedFor = req.headers["x-forwarded-for"];
+      seen.push({ url: req.url ?? "", forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    port = await listen(server, 0, "127.0.0.1");
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("hands Next the TCP peer as X-Forwarded-For, never the client's claim (sign-in limit, audit address)", async () => {
+    seen.length = 0;
+    // The sign-in rate limit (Better Auth) and the address audited by callbacks that reach Next's routes
+    // (e.g. /api/./callback) read this header's first hop: a client rotating it got unlimited password guesses.
+    expect((await request(port, "/api/auth/sign-in/email", { "x-forwarded-for": "6.6.6.6, 10.0.0.1" })).status).toBe(200);
+    expect((await request(port, "/api/./callback")).status).toBe(200);
+    expect(seen.map((s) => s.forwardedFor)).toEqual(["127.0.0.1", "127.0.0.1"]);
+    const web = fromWebRequest(new Request("http://127.0.0.1/api/callback", { headers: { "x-forwarded-for": seen[0]?.forwardedFor ?? "" } }));
+    expect(web.remoteAddress).toBe("127.0.0.1");
+  });
+});
