@@ -45,4 +45,17 @@ describe("Toolscope's server in front of Next", () => {
     const web = fromWebRequest(new Request("http://127.0.0.1/api/callback", { headers: { "x-forwarded-for": seen[0]?.forwardedFor ?? "" } }));
     expect(web.remoteAddress).toBe("127.0.0.1");
   });
+
+  it("answers a path whose percent-escapes are not UTF-8 with a 400 JSON error, not Next's bare 500", async () => {
+    seen.length = 0;
+    for (const path of ["/api/threads/%ff/summary", "/api/results/%E2%82/text", "/threads/%C0%AE", "/calls/%"]) {
+      const answer = await request(port, path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toMatchObject({ error: { code: "bad_request" } });
+    }
+    expect(seen).toEqual([]);
+    // Well-formed escapes and odd query strings still reach Next.
+    expect((await request(port, "/api/threads/a%2Fb%20%C3%A9/summary?q=%ff")).status).toBe(200);
+    expect(seen.map((s) => s.url)).toEqual(["/api/threads/a%2Fb%20%C3%A9/summary?q=%ff"]);
+  });
 });

@@ -5,7 +5,9 @@ import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
 import { getDatabase } from "../db/client.ts";
-import { serveNode } from "../http/node-adapter.ts";
+import { AppError } from "../http/app-error.ts";
+import { serveNode, writeReply } from "../http/node-adapter.ts";
+import { errorReply } from "../http/reply.ts";
 import { foldAuditJournal } from "../ingest/audit-journal.ts";
 import { startRetentionSweeper } from "../lifecycle/service.ts";
 import { LEAN_ROUTES, routePath } from "./lean-routes.ts";
@@ -27,6 +29,16 @@ export function setPeerAddress(req: http.IncomingMessage): void {
   else delete req.headers["x-forwarded-for"];
 }
 
+/** Whether a path's percent-escapes decode to UTF-8 (Next answers a bare 500 when a route parameter does not). */
+export function pathDecodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The HTTP server: the lean routes answered here, everything else handed to `fallback` (Next, or a 404 in tests). */
 export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
@@ -34,6 +46,11 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
     const query = rawUrl.indexOf("?");
     const table = LEAN_ROUTES.get(routePath(query === -1 ? rawUrl : rawUrl.slice(0, query)));
     if (!table) {
+      const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
+      if (!pathDecodes(path)) {
+        writeReply(req, res, errorReply(new AppError("bad_request", "The URL path has a percent-escape that is not UTF-8 (e.g. %ff); encode ids with encodeURIComponent")));
+        return;
+      }
       setPeerAddress(req);
       fallback(req, res);
       return;
