@@ -7,7 +7,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
-import { accessSettings, type AccessSettings } from "./settings.ts";
+import { accessSettings, isAllowedHost, type AccessSettings } from "./settings.ts";
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const AUTH_BASE_PATH = "/api/auth";
@@ -20,10 +20,11 @@ function buildAuth(database: Database, settings: AccessSettings) {
     appName: "Toolscope",
     secret: settings.secret,
     basePath: AUTH_BASE_PATH,
-    // The Host allowlist (browser-checks.ts) has already refused every other name when a request gets here.
-    baseURL: publicUrl
-      ? publicUrl.origin
-      : { allowedHosts: ["localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*", "[::1]", "[::1]:*", ...settings.allowedHosts.flatMap((h) => [h, `${h}:*`])], protocol: "http" },
+    // The base URL is the Host the request reached. Toolscope's Host allowlist (settings.ts isAllowedHost: loopback
+    // names, *.localhost, IP addresses, the configured names) has refused every other name before a request gets
+    // here (the proxy, the guard and the auth route run checkHost first; sessionUser checks again), and Better
+    // Auth's patterns cannot say "an IP address": a narrower list here made a LAN address or *.localhost a 500.
+    baseURL: publicUrl ? publicUrl.origin : { allowedHosts: ["*"], protocol: "http" },
     // The origin the request reached (its Host was allowed already): same-origin browser requests pass.
     trustedOrigins: (request) => {
       const host = request?.headers.get("host") ?? (request ? new URL(request.url).host : null);
@@ -70,6 +71,8 @@ export type SessionUser = { id: string; email: string; name: string };
 /** The signed-in user a request's cookie names, or null (no cookie, bad signature, expired or signed out). */
 export async function sessionUser(headers: Headers, auth?: Auth): Promise<SessionUser | null> {
   if (!headers.get("cookie")?.includes(`${SESSION_COOKIE_PREFIX}.`)) return null;
+  // Callers have refused foreign Host names already (checkHost); a session is never read under another name.
+  if (!isAllowedHost(headers.get("host"), accessSettings())) return null;
   const session = await (auth ?? (await getAuth())).api.getSession({ headers });
   return session ? { id: session.user.id, email: session.user.email, name: session.user.name } : null;
 }

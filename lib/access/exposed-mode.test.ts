@@ -201,6 +201,27 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     expect((await threadsRoute.GET(new Request(`${ORIGIN}/api/threads`, { headers: { cookie } }))).status).toBe(401);
   });
 
+  it("sign-in and sessions work on every Host the allowlist accepts: a LAN address, a *.localhost name", async () => {
+    // Exposed mode without TOOLSCOPE_PUBLIC_URL accepts IP addresses as Host (start.ts says so), but Better Auth
+    // had its own narrower list: signing in at http://192.168.1.5:3000, or any page with a session cookie there,
+    // answered 500.
+    const email = `${uniqueId("lan")}@example.com`.toLowerCase();
+    await addUser({ email, password: "correct horse battery staple", database: t.database, settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }) });
+    for (const origin of ["http://192.168.1.5:3000", "http://[fd00::5]:3000", "http://toolscope.localhost:3000"]) {
+      const signedIn = await authRoute.POST(
+        new Request(`${origin}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ email, password: "correct horse battery staple" }) }),
+      );
+      expect(signedIn.status, origin).toBe(200);
+      const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      expect(cookie, origin).toMatch(/^toolscope\.session_token=/);
+      expect((await threadsRoute.GET(new Request(`${origin}/api/threads`, { headers: { cookie } }))).status, origin).toBe(200);
+      const session = await authRoute.GET(new Request(`${origin}/api/auth/get-session`, { headers: { cookie } }));
+      expect(session.status, origin).toBe(200);
+    }
+    // A name outside the allowlist is still refused before Better Auth sees it.
+    expect((await threadsRoute.GET(new Request("http://attacker.example:3000/api/threads", { headers: { cookie: "toolscope.session_token=x.y" } }))).status).toBe(403);
+  });
+
   it("the CLI refuses a user without TOOLSCOPE_SECRET and a key with an unknown scope", () => {
     const bad = cli(t.url, "keys", "create", "--name", "x", "--scope", "write");
     expect(bad.status).toBe(2);
