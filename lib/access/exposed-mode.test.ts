@@ -209,7 +209,13 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     await addUser({ email, password: "correct horse battery staple", database: t.database, settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }) });
     for (const origin of ["http://192.168.1.5:3000", "http://[fd00::5]:3000", "http://toolscope.localhost:3000"]) {
       const signedIn = await authRoute.POST(
-        new Request(`${origin}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ email, password: "correct horse battery staple" }) }),
+        new Request(`${origin}/api/auth/sign-in/email`, {
+          method: "POST",
+          // Its own address (toolscope-server.ts sets this header to the TCP peer): Better Auth's sign-in limit is
+          // per address and in memory, and the other sign-in test shares "127.0.0.1".
+          headers: { "content-type": "application/json", origin, "x-forwarded-for": "192.0.2.44" },
+          body: JSON.stringify({ email, password: "correct horse battery staple" }),
+        }),
       );
       expect(signedIn.status, origin).toBe(200);
       const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";

@@ -15,8 +15,20 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     checkHost(request.headers, settings, new URL(request.url).host);
     checkBrowserWrite(request.method, request.headers, settings, { checkBody: true, urlHost: new URL(request.url).host });
     const auth = await getAuth();
-    return await auth.handler(request);
+    return withRetryAfter(await auth.handler(request));
   } catch (error) {
     return toResponse(errorReply(error, `${request.method} /api/auth`));
   }
+}
+
+/**
+ * Every 429 and 503 tells the client when to come back: Better Auth's sign-in limit sends only its own
+ * `X-Retry-After` (seconds), which no client reads.
+ */
+function withRetryAfter(response: Response): Response {
+  if ((response.status !== 429 && response.status !== 503) || response.headers.has("retry-after")) return response;
+  const seconds = Number(response.headers.get("x-retry-after"));
+  const headers = new Headers(response.headers);
+  headers.set("retry-after", String(Number.isInteger(seconds) && seconds > 0 ? seconds : 60));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
