@@ -1,5 +1,7 @@
 // Request bodies: media types, the size limit, JSON parsing, text decoding. One place, so one kind of bad
-// input gets one status everywhere (415 wrong type, 413 too large, 400 malformed JSON, 422 not UTF-8).
+// input gets one status everywhere (415 wrong type, 413 too large, 400 malformed JSON — a JSON body that is not
+// UTF-8 too, since JSON text is UTF-8 — and 422 for a text body that is not UTF-8).
+import { isUtf8 } from "node:buffer";
 import { config } from "../config.ts";
 import { AppError } from "./app-error.ts";
 import type { IncomingRequest } from "./incoming.ts";
@@ -28,10 +30,21 @@ function withoutProtoKeys(key: string, value: unknown): unknown {
   return key === "__proto__" ? undefined : value;
 }
 
+/**
+ * A JSON body's text. Buffer#toString would turn every byte sequence that is not UTF-8 into U+FFFD: an id or a
+ * result "stored byte-for-byte" would silently be another one, its sha256 not that of what was sent.
+ */
+function jsonText(body: Uint8Array): string {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (!isUtf8(bytes)) throw new AppError("malformed_json", "Body is not valid JSON: it is not UTF-8 (JSON text must be UTF-8)");
+  return bytes.toString("utf8");
+}
+
 export function parseJsonBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; error: AppError } {
   try {
-    return { ok: true, value: JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8"), withoutProtoKeys) };
+    return { ok: true, value: JSON.parse(jsonText(body), withoutProtoKeys) };
   } catch (error) {
+    if (error instanceof AppError) return { ok: false, error };
     const detail = error instanceof SyntaxError ? error.message : "unparseable";
     return { ok: false, error: new AppError("malformed_json", `Body is not valid JSON: ${detail}`) };
   }
@@ -62,8 +75,9 @@ export async function readJsonBody(
   const read = await request.readBody(limit);
   if (read.tooLarge) throw tooLarge(limit);
   if (options.parse) {
+    const text = jsonText(read.body);
     try {
-      return dropProtoKeys(options.parse(read.body.toString("utf8")));
+      return dropProtoKeys(options.parse(text));
     } catch (error) {
       throw new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
     }
