@@ -84,6 +84,22 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
   await page.screenshot({ path: "test-results/screenshots/exposed-deliveries.png", fullPage: true });
   await page.goto("/settings/access");
   await page.screenshot({ path: "test-results/screenshots/exposed-access.png", fullPage: true });
+
+  // A crafted sign-in link never leads off this origin: the URL parser drops tabs and newlines and reads "\" as
+  // "/", so "/<TAB>/evil.example" is "//evil.example" once navigated to.
+  const foreign: string[] = [];
+  await context.route(/^https?:\/\/evil\.example\//, (route) => {
+    foreign.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "text/plain", body: "phished" });
+  });
+  for (const next of ["/\t/evil.example/", "/\n/evil.example/", "/\\evil.example/", "//evil.example/"]) {
+    await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page, JSON.stringify(next)).toHaveURL(`${EXPOSED_URL}/`);
+  }
+  expect(foreign).toEqual([]);
   await api.dispose();
   await context.close();
 });

@@ -3,11 +3,7 @@
 // to the page the visitor asked for.
 import { useState, type FormEvent } from "react";
 import { sendJson } from "./post-json.ts";
-
-/** Only same-site paths: `next` comes from the URL and must not send the user elsewhere. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
+import { safeNextPath } from "./safe-next.ts";
 
 export function SignInForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +17,8 @@ export function SignInForm({ next }: { next: string | null }) {
     try {
       await sendJson("POST", "/api/auth/sign-in/email", { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), rememberMe: true });
       // A full page load: the router's cache still holds the pages prefetched before, as redirects.
-      window.location.replace(new URL(safeNext(next), window.location.origin).href);
+      // `next` comes from the URL: only a page of this origin (safe-next.ts).
+      window.location.replace(new URL(safeNextPath(next, window.location.origin), window.location.origin).href);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : "Sign-in failed");
       setBusy(false);
