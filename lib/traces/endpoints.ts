@@ -46,9 +46,11 @@ export const exportEndpoint = endpoint<{ groupId: string }>({
 export const replayEndpoint = endpoint<{ groupId: string }>({
   name: "GET /api/threads/{groupId}/replay",
   access: "read",
-  async handle(request, params) {
+  async handle(request, params, { principal }) {
     const query = parseQuery(replayQuerySchema, request.url.searchParams);
     const result = await renderThreadHistory({ groupId: params.groupId, vendor: query.vendor, step: query.step });
+    // The request holds the thread's texts exact (credentials unmasked), like an export: recorded like one.
+    await recordAccess({ principal, action: "raw", target: `thread:${result.group_id}`, detail: `replay ${result.vendor} step ${result.step}` });
     // Written with every number's source digits (integers above 2^53 in arguments stay exact).
     const body = query.part === "request" ? stringifyRequest(result.request, 2) : stringifyRequest(result);
     return bytesReply(new TextEncoder().encode(body), { "content-type": "application/json; charset=utf-8" });
