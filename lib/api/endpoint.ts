@@ -34,7 +34,12 @@ export function endpoint<Params = Record<string, string>>(spec: {
       let caller = `addr:${request.remoteAddress ?? "unknown"}`;
       let reply: Reply;
       try {
-        const principal = await authorizeRequest(request, spec.access);
+        const principal = await authorizeRequest(request, spec.access).catch((refused: unknown) => {
+          // A caller refused here (no key, a wrong or revoked key, a foreign Origin) is known by its address only:
+          // it was charged for its earlier refusals there, so its budget is checked there too (429 instead of 401).
+          if (limited) checkRefusalBudget(caller);
+          throw refused;
+        });
         caller = callerKey(principal, request.remoteAddress);
         if (limited) checkRefusalBudget(caller);
         reply = withRetryAfter(await spec.handle(request, params, { principal }));

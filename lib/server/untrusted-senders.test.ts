@@ -96,4 +96,23 @@ describe("untrusted senders", () => {
       db.close();
     }
   }, 120_000);
+
+  it("exposed mode: a caller without a valid key is rate-limited too (401 ×5, then 429 + Retry-After)", async () => {
+    // The access check refused them before the budget was looked at, so 401s were charged but never limited.
+    const s = await server({ TOOLSCOPE_SECRET: "untrusted-senders-exposed-secret-0123456789", TOOLSCOPE_REFUSAL_BURST: "5", TOOLSCOPE_REFUSALS_PER_MINUTE: "6" });
+    started.push(s);
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 8; i++) {
+      const headers: Record<string, string> = { "content-type": "application/json", ...(i % 2 === 1 ? { authorization: `Bearer tsk_guess${i}` } : {}) };
+      const response = await fetch(`${s.base}/api/events`, { method: "POST", headers, body: JSON.stringify({ type: "message", group_id: "g", role: "user", text: "x" }) });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get("retry-after");
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    const otlp = await fetch(`${s.base}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(otlp.status).toBe(429);
+    expect(otlp.headers.get("retry-after")).toMatch(/^\d+$/);
+  }, 120_000);
 });
