@@ -18,16 +18,29 @@ function parseNumber(text: string): number | ExactNumber {
   return isSafeNumber(text) ? Number(text) : new ExactNumber(text);
 }
 
-/** True when some number in the value (as JSON.parse read it) may have lost digits on the way. */
-function mayHaveLostDigits(value: unknown): boolean {
+/**
+ * How deep a JSON value may nest. JSON.parse reads a few thousand levels, but the walks after it (the lossless
+ * writer, the replay's JSON tail, the page's trees) recurse once per level and overflowed the stack on a
+ * 3,000-level tool argument: the replay API and page answered 500. Deeper text is not read as JSON (SyntaxError),
+ * so it stays text wherever it is shown or replayed, as text JSON.parse itself cannot read already does.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * True when some number in the value (as JSON.parse read it) may have lost digits on the way. Walks the whole
+ * value: a SyntaxError when it nests deeper than MAX_JSON_DEPTH.
+ */
+function mayHaveLostDigits(value: unknown, depth = 0): boolean {
   if (typeof value === "number") {
     if (Number.isInteger(value)) return !Number.isSafeInteger(value);
     // 16 or more significant digits: the source may have had more than a double holds.
     return value.toExponential().replace(/[-.]|e.*$/g, "").length >= 16;
   }
-  if (Array.isArray(value)) return value.some(mayHaveLostDigits);
-  if (typeof value === "object" && value !== null) return Object.values(value).some(mayHaveLostDigits);
-  return false;
+  if (typeof value !== "object" || value === null) return false;
+  if (depth >= MAX_JSON_DEPTH) throw new SyntaxError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+  let lost = false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) lost = mayHaveLostDigits(item, depth + 1) || lost;
+  return lost;
 }
 
 /**
