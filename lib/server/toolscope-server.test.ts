@@ -7,12 +7,12 @@ import { createToolscopeHttpServer, listen } from "./toolscope-server.ts";
 
 type Seen = { url: string; forwardedFor: string | undefined };
 
-function request(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function request(port: number, path: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; body: string; allow?: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path, method: "GET", headers }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, allow: res.headers.allow }));
     });
     req.on("error", reject);
     req.end();
@@ -57,5 +57,19 @@ describe("Toolscope's server in front of Next", () => {
     // Well-formed escapes and odd query strings still reach Next.
     expect((await request(port, "/api/threads/a%2Fb%20%C3%A9/summary?q=%ff")).status).toBe(200);
     expect(seen.map((s) => s.url)).toEqual(["/api/threads/a%2Fb%20%C3%A9/summary?q=%ff"]);
+  });
+
+  it("answers a method Next has no handler for (TRACE, PROPFIND) with 405 and Allow, not Next's bare 500", async () => {
+    seen.length = 0;
+    for (const method of ["TRACE", "PROPFIND"]) {
+      for (const path of ["/api/threads", "/threads", "/api/auth/get-session"]) {
+        const answer = await request(port, path, {}, method);
+        expect(answer.status, `${method} ${path}`).toBe(405);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "method_not_allowed" } });
+        expect(answer.allow).toContain("GET");
+      }
+    }
+    expect(seen).toEqual([]);
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect((await request(port, "/api/threads", {}, method)).status, method).toBe(200);
   });
 });

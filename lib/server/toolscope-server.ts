@@ -39,6 +39,9 @@ export function pathDecodes(path: string): boolean {
   }
 }
 
+/** The methods Next's routes and pages answer; Next fails every other one (TRACE, PROPFIND…) with a bare 500. */
+const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /** The HTTP server: the lean routes answered here, everything else handed to `fallback` (Next, or a 404 in tests). */
 export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
@@ -47,6 +50,11 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
     const table = LEAN_ROUTES.get(routePath(query === -1 ? rawUrl : rawUrl.slice(0, query)));
     if (!table) {
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
+      if (!NEXT_METHODS.has(req.method ?? "GET")) {
+        const allow = [...NEXT_METHODS].join(", ");
+        writeReply(req, res, errorReply(new AppError("method_not_allowed", `${req.method} is not allowed here; use ${allow}`, { headers: { allow } })));
+        return;
+      }
       if (!pathDecodes(path)) {
         writeReply(req, res, errorReply(new AppError("bad_request", "The URL path has a percent-escape that is not UTF-8 (e.g. %ff); encode ids with encodeURIComponent")));
         return;
