@@ -73,11 +73,12 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
   const where = await scopeFilters(client, scope);
   if (where === null) return;
   if (where.thread !== null) yield { target: `thread:${scope.id}`, texts: [where.thread.title] };
+  // Combined with AND, never spread: the call scope filters on `id` too, and a spread page filter replaced it.
   const after = (id: number) => ({ id: { gt: id } });
   yield* paged(
     (id) =>
       client.toolCall.findMany({
-        where: { ...where.call, ...after(id) },
+        where: { AND: [where.call, after(id)] },
         orderBy: { id: "asc" },
         take: PAGE,
         select: { id: true, argumentsText: true, argumentsEscaped: true, argumentsJson: true, declarationJson: true, outputSchemaJson: true },
@@ -90,7 +91,7 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
   yield* paged(
     (id) =>
       client.toolResult.findMany({
-        where: { ...where.result, ...after(id) },
+        where: { AND: [where.result, after(id)] },
         orderBy: { id: "asc" },
         take: PAGE,
         select: { id: true, text: true, textEscaped: true, displayAsJson: true },
@@ -100,7 +101,7 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
   yield* paged(
     (id) =>
       client.event.findMany({
-        where: { ...where.event, ...after(id) },
+        where: { AND: [where.event, after(id)] },
         orderBy: { id: "asc" },
         take: PAGE,
         select: { id: true, text: true, textEscaped: true, dataJson: true, rawJson: true },
@@ -108,7 +109,7 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
     (row) => ({ target: `event:${row.id}`, texts: [row.text === null ? null : decodeStoredText(row.text, row.textEscaped), row.dataJson, row.rawJson] }),
   );
   yield* paged(
-    (id) => client.delivery.findMany({ where: { ...where.delivery, ...after(id) }, orderBy: { id: "asc" }, take: PAGE, select: { id: true, rawBody: true } }),
+    (id) => client.delivery.findMany({ where: { AND: [where.delivery, after(id)] }, orderBy: { id: "asc" }, take: PAGE, select: { id: true, rawBody: true } }),
     (row) => ({ target: `delivery:${row.id}`, texts: [bodyText(row.rawBody)] }),
   );
   if (where.turn === null) return;
@@ -116,7 +117,7 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
   yield* paged(
     (id) =>
       client.modelTurn.findMany({
-        where: { ...turnWhere, ...after(id) },
+        where: { AND: [turnWhere, after(id)] },
         orderBy: { id: "asc" },
         take: PAGE,
         select: { id: true, liveJson: true, responseJson: true, errorText: true, skippedJson: true },

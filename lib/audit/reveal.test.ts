@@ -102,6 +102,13 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
     await expect(revealSecret({ request: { fingerprint: "0123456789ab", scopes: [{ kind: "call", id: "nope" }] }, principal: ADA, database: t.database })).rejects.toMatchObject({
       code: "not_found",
     });
+    // The GitHub token is in call c1 of "leaky"'s arguments; the call of "leaky-2" does not hold it. (The call
+    // scope's `id` filter was overwritten by the paging filter `id > n`, so every call's arguments were searched.)
+    const [other] = (await listDeliveries({ query: { group: "leaky-2" }, database: t.database })).items;
+    expect(other?.toolCallId).not.toBe(callRowId);
+    await expect(
+      revealSecret({ request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "call", id: String(other?.toolCallId) }] }, principal: ADA, database: t.database }),
+    ).rejects.toMatchObject({ code: "not_found", path: "fingerprint" });
     expect(await listAccessRecords({ database: t.database })).toHaveLength(before);
   });
 
