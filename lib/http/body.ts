@@ -20,6 +20,16 @@ export function unsupportedMediaType(expected: string, contentType: string | nul
   return new AppError("unsupported_media_type", `Content-Type must be ${expected}, got ${contentType ? `"${contentType}"` : "none"}`);
 }
 
+/**
+ * A Content-Encoding these routes do not decode (only OTLP takes gzip: lib/otel/read-export.ts), as a 415 that
+ * names it — the encoded bytes would otherwise be judged as text and refused as "not UTF-8" or "not JSON".
+ */
+export function unsupportedEncoding(contentEncoding: string | null): AppError | null {
+  const value = (contentEncoding ?? "").trim().toLowerCase();
+  if (value === "" || value === "identity") return null;
+  return new AppError("unsupported_media_type", `Content-Encoding "${value.slice(0, 100)}" is not supported here; send the body unencoded`);
+}
+
 export function tooLarge(limit: number, hint = ""): AppError {
   return new AppError("too_large", `Body exceeds the ${limit}-byte limit (TOOLSCOPE_MAX_BODY_BYTES)${hint}`);
 }
@@ -71,6 +81,8 @@ export async function readJsonBody(
 ): Promise<unknown> {
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) throw unsupportedMediaType("application/json", contentType);
+  const encoding = unsupportedEncoding(request.headers.get("content-encoding"));
+  if (encoding) throw encoding;
   const limit = options.limit ?? config().maxBodyBytes;
   const read = await request.readBody(limit);
   if (read.tooLarge) throw tooLarge(limit);
@@ -96,6 +108,8 @@ export async function readTextBody(
   if (!isJsonContentType(contentType) && !options.accepted.includes(mediaType(contentType))) {
     throw unsupportedMediaType(["application/json", ...options.accepted].join(", "), contentType);
   }
+  const encoding = unsupportedEncoding(request.headers.get("content-encoding"));
+  if (encoding) throw encoding;
   const limit = options.limit ?? config().maxBodyBytes;
   const read = await request.readBody(limit);
   if (read.tooLarge) throw tooLarge(limit, options.tooLargeHint);

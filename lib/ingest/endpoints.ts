@@ -14,6 +14,7 @@ export const callbackEndpoint = endpoint({
     const reply = await acceptToolResult({
       ...read,
       contentType: request.headers.get("content-type"),
+      contentEncoding: request.headers.get("content-encoding"),
       signature: { id: request.headers.get("webhook-id"), timestamp: request.headers.get("webhook-timestamp"), signature: request.headers.get("webhook-signature") },
       remoteAddress: request.remoteAddress,
       receivedAt: request.receivedAt,

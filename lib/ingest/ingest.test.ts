@@ -1,5 +1,6 @@
 // The callback protocol end to end through the service, on a real SQLite file and (with TEST_DATABASE_URL)
 // a real PostgreSQL: routing, idempotency, subscriptions, deadlines, bad input, signatures, analysis, storage.
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sweepTimedOutCalls } from "../calls/timeouts.ts";
 import { DEFAULT_MAX_BODY_BYTES, resetConfig } from "../config.ts";
@@ -269,6 +270,7 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     it.each([
       ["unsupported content type", rawDelivery("{}", { contentType: "text/plain" }), 415, "unsupported_media_type", undefined],
       ["no content type", rawDelivery("{}", { contentType: null }), 415, "unsupported_media_type", undefined],
+      ["a gzip-encoded body", rawDelivery(gzipSync(JSON.stringify(toolResultMessage())), { contentEncoding: "gzip" }), 415, "unsupported_media_type", undefined],
       ["malformed JSON", rawDelivery('{"type": "tool_result",'), 400, "malformed_json", undefined],
       ["a JSON array", rawDelivery([1, 2]), 422, "invalid", undefined],
       ["unknown type", rawDelivery(toolResultMessage({ type: "tool_results" })), 422, "invalid", "type"],

@@ -1,7 +1,7 @@
 // Turns the bytes of one POST to /api/callback into a validated message or a precise rejection.
 // Pure: no I/O. Both the lean Node handler and the Next route feed it.
 import { AppError } from "../http/app-error.ts";
-import { isJsonContentType, parseJsonBody } from "../http/body.ts";
+import { isJsonContentType, parseJsonBody, unsupportedEncoding } from "../http/body.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import { callbackBodySchema, type CallbackBody } from "./schemas.ts";
 import type { DeliveryOutcome } from "./outcomes.ts";
@@ -15,6 +15,8 @@ export type RawDelivery = {
   tooLarge: boolean;
   receivedBytes: number;
   contentType: string | null;
+  /** The Content-Encoding header, if any: callbacks are read unencoded. */
+  contentEncoding?: string | null;
   signature: { id: string | null; timestamp: string | null; signature: string | null };
   remoteAddress: string | null;
   receivedAt: Date;
@@ -43,6 +45,8 @@ export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number;
       error: new AppError("unsupported_media_type", `Content-Type must be application/json, got ${raw.contentType ? `"${raw.contentType}"` : "none"}`),
     };
   }
+  const encoding = unsupportedEncoding(raw.contentEncoding ?? null);
+  if (encoding) return { ok: false, outcome: "unsupported_media_type", webhookId: raw.signature.id, error: encoding };
   let webhookId: string | null = null;
   if (options.secrets.length > 0 && raw.authenticated !== true) {
     const check = verifySignature({ secrets: options.secrets, headers: raw.signature, body: raw.body, now: options.now });

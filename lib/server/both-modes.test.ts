@@ -3,6 +3,7 @@
 // code, the headers that matter — on a real database.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as nextCallback from "../../app/api/callback/route.ts";
 import * as nextEvents from "../../app/api/events/route.ts";
@@ -11,7 +12,9 @@ import { uniqueId } from "../testing/factories.ts";
 import { createToolscopeHttpServer } from "./toolscope-server.ts";
 
 type Answer = { status: number; body: unknown; headers: Record<string, string | null> };
-type Case = { method: string; path: string; contentType?: string; body?: string };
+type Case = { method: string; path: string; contentType?: string; encoding?: string; body?: string | Buffer };
+
+const requestHeaders = (c: Case): Record<string, string> => ({ ...(c.contentType ? { "content-type": c.contentType } : {}), ...(c.encoding ? { "content-encoding": c.encoding } : {}) });
 
 const WATCHED_HEADERS = ["allow", "retry-after", "content-type", "cache-control"];
 
@@ -22,15 +25,15 @@ function pick(headers: { get(name: string): string | null }): Record<string, str
 async function viaNext(c: Case): Promise<Answer> {
   const routes = c.path.startsWith("/api/callback") ? nextCallback : nextEvents;
   const handler = routes[c.method as "GET" | "POST" | "PUT" | "PATCH" | "DELETE"];
-  const init: RequestInit = { method: c.method, headers: c.contentType ? { "content-type": c.contentType } : {} };
-  if (c.body !== undefined) init.body = c.body;
+  const init: RequestInit = { method: c.method, headers: requestHeaders(c) };
+  if (c.body !== undefined) init.body = typeof c.body === "string" ? c.body : new Uint8Array(c.body);
   const response = await handler(new Request(`http://127.0.0.1${c.path}`, init));
   return { status: response.status, body: await response.json(), headers: pick(response.headers) };
 }
 
 function viaLean(port: number, c: Case): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ port, host: "127.0.0.1", method: c.method, path: c.path, headers: c.contentType ? { "content-type": c.contentType } : {} }, (response) => {
+    const request = http.request({ port, host: "127.0.0.1", method: c.method, path: c.path, headers: requestHeaders(c) }, (response) => {
       let text = "";
       response.on("data", (chunk: Buffer) => (text += chunk.toString()));
       response.on("end", () =>
@@ -74,6 +77,9 @@ describe.each(testBackends())("ingestion endpoints in both modes on $provider", 
     ["callback, schema violation", { method: "POST", path: "/api/callback", contentType: json, body: '{"type":"tool_result"}' }, 422, "invalid"],
     ["events, wrong content type", { method: "POST", path: "/api/events", contentType: "text/plain", body: "{}" }, 415, "unsupported_media_type"],
     ["events, malformed JSON", { method: "POST", path: "/api/events", contentType: json, body: "[" }, 400, "malformed_json"],
+    // Only OTLP decodes gzip: elsewhere an encoded body is refused by its encoding, not judged as text.
+    ["callback, gzip-encoded", { method: "POST", path: "/api/callback", contentType: json, encoding: "gzip", body: gzipSync('{"type":"tool_result","group_id":"g","id":"c","text":"t"}') }, 415, "unsupported_media_type"],
+    ["events, gzip-encoded", { method: "POST", path: "/api/events", contentType: json, encoding: "gzip", body: gzipSync('{"type":"tool_call","group_id":"g","id":"c","name":"n"}') }, 415, "unsupported_media_type"],
     ["events, empty batch", { method: "POST", path: "/api/events", contentType: json, body: "[]" }, 422, "invalid"],
     // No URL reaches a thread named "." or "..": refused at every way in.
     ["events, group_id '.'", { method: "POST", path: "/api/events", contentType: json, body: '{"type":"tool_call","group_id":".","id":"c","name":"n"}' }, 422, "invalid"],
