@@ -171,7 +171,8 @@ test("the history box opens at its end, where the step is, and follows the steps
   const atEnd = () => json.evaluate((element) => element.scrollHeight > element.clientHeight && element.scrollTop + element.clientHeight >= element.scrollHeight - 2);
   await expect.poll(atEnd).toBe(true);
   await page.getByRole("button", { name: /Previous/ }).click();
-  await expect(page.getByTestId("replay-position")).toHaveText("Step 11 of 12");
+  // call_5 is requested at step 11 and answered at step 12: pending here (the count shows once the step loaded).
+  await expect(page.getByTestId("replay-position")).toHaveText("Step 11 of 12 · 1 pending");
   await expect(json).toContainText('"tool_call_id": "call_4"');
   await expect.poll(atEnd).toBe(true);
   // The event came through the API: no vendor payload, so "as recorded" shows Toolscope's record, not `null`.
