@@ -45,4 +45,15 @@ describe("OTLP decoding", () => {
     expect(() => decodeProtobufExport(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]))).toThrow(/not a valid protobuf/);
     expect(() => decodeJsonExport(new TextEncoder().encode("{oops"))).toThrow(/not valid JSON/);
   });
+
+  it("answers 400, naming the field, when the export's skeleton has the wrong types (never 200 with nothing stored)", () => {
+    const decode = (value: unknown) => () => decodeJsonExport(new TextEncoder().encode(JSON.stringify(value)));
+    expect(decode({ resourceSpans: "x" })).toThrow("resourceSpans must be an array, got string");
+    expect(decode({ resource_spans: [7] })).toThrow("resource_spans[0] must be an object");
+    expect(decode({ resourceSpans: [{ scopeSpans: {} }] })).toThrow("resourceSpans[0].scopeSpans must be an array, got object");
+    expect(decode({ resourceSpans: [{ scopeSpans: [{ spans: [null] }] }] })).toThrow("resourceSpans[0].scopeSpans[0].spans[0] must be an object");
+    // Absent or null lists are an empty export, which OTLP allows.
+    expect(decode({})().spans).toEqual([]);
+    expect(decode({ resourceSpans: [{ scopeSpans: null }] })().spans).toEqual([]);
+  });
 });
