@@ -1,21 +1,16 @@
 // Tool arguments and results that nest thousands of levels deep are stored verbatim; reading them back (the
 // replay API, the replay page's view) must not overflow the stack. On both databases, through the routes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as callbackRoute from "../../app/api/callback/route.ts";
 import * as eventsRoute from "../../app/api/events/route.ts";
 import * as replayRoute from "../../app/api/threads/[groupId]/replay/route.ts";
 import * as replayViewRoute from "../../app/api/threads/[groupId]/replay/view/route.ts";
-import { readAccessSettings, resetAccessSettings } from "../access/settings.ts";
-import { setDatabase } from "../db/client.ts";
 import { MAX_JSON_DEPTH, parseJsonLossless } from "../formats/lossless-json.ts";
 import { uniqueId } from "../testing/factories.ts";
-import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import { LOOPBACK_ORIGIN, postJson, routeDatabase } from "../testing/routes.ts";
+import { testBackends } from "../testing/test-databases.ts";
 
-const ORIGIN = "http://127.0.0.1";
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-
-const postJson = (route: { POST: (request: Request) => Promise<Response> }, path: string, body: unknown) =>
-  route.POST(new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 
 it("parseJsonLossless reads JSON up to MAX_JSON_DEPTH levels and refuses deeper text as a SyntaxError", () => {
   expect(parseJsonLossless(nested(MAX_JSON_DEPTH))).toBeTypeOf("object");
@@ -24,17 +19,7 @@ it("parseJsonLossless reads JSON up to MAX_JSON_DEPTH levels and refuses deeper 
 });
 
 describe.each(testBackends())("deeply nested JSON on $provider", (backend) => {
-  let t: TestDatabase;
-
-  beforeAll(async () => {
-    t = await useTestDatabase(backend);
-    setDatabase(t.database);
-    resetAccessSettings(readAccessSettings({}));
-  });
-  afterAll(async () => {
-    resetAccessSettings();
-    await t.cleanup();
-  });
+  routeDatabase(backend);
 
   it("a 3,000-level argument and result replay (200, the arguments as their exact text), never a 500", async () => {
     const group = uniqueId("deep");
@@ -43,12 +28,12 @@ describe.each(testBackends())("deeply nested JSON on $provider", (backend) => {
     expect((await postJson(callbackRoute, "/api/callback", { type: "tool_result", group_id: group, id: "c1", text: nested(3000) })).status).toBe(200);
     const params = { params: Promise.resolve({ groupId: group }) };
     for (const vendor of ["anthropic", "openai-chat", "openai-responses", "gemini"]) {
-      const replay = await replayRoute.GET(new Request(`${ORIGIN}/api/threads/${group}/replay?vendor=${vendor}`), params);
+      const replay = await replayRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=${vendor}`), params);
       expect(replay.status, vendor).toBe(200);
-      const view = await replayViewRoute.GET(new Request(`${ORIGIN}/api/threads/${group}/replay/view?vendor=${vendor}`), params);
+      const view = await replayViewRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay/view?vendor=${vendor}`), params);
       expect(view.status, vendor).toBe(200);
     }
-    const chat = await (await replayRoute.GET(new Request(`${ORIGIN}/api/threads/${group}/replay?vendor=openai-chat&part=request`), params)).text();
+    const chat = await (await replayRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=openai-chat&part=request`), params)).text();
     expect(chat).toContain(JSON.stringify(args).slice(1, 200));
   });
 });
