@@ -196,7 +196,7 @@ export function RecentThreadsPanel({ data }: { data: OverviewData }) {
                 <td className="num">{formatCount(thread.calls)}</td>
                 <td className="num">{thread.pending > 0 ? <span className="text-pending">{formatCount(thread.pending)}</span> : <span className="muted">0</span>}</td>
                 <td className="num">
-                  {thread.errored + thread.timedOut > 0 ? <span className="text-bad">{formatCount(thread.errored + thread.timedOut)}</span> : <span className="muted">0</span>}
+                  {thread.errors > 0 ? <span className="text-bad">{formatCount(thread.errors)}</span> : <span className="muted">0</span>}
                 </td>
                 <td className="nowrap">
                   <TimeAgo iso={thread.lastActivityAt} serverNow={data.generatedAt} />

@@ -55,7 +55,7 @@ export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
                 <Count value={thread.counts.pending} tone="pending" label="pending calls" />
               </td>
               <td className="num">
-                <Count value={thread.counts.errored + thread.counts.errorEvents} tone="bad" label="errors" />
+                <Count value={thread.counts.errors} tone="bad" label="errors" />
               </td>
               <td className="num">
                 <Count value={thread.counts.timedOut} tone="warn" label="timed-out calls" />

@@ -66,7 +66,7 @@ export async function findLowConfidenceResults(db: ModelClient, options: { below
 }
 
 /** The threads with the latest activity, with their calls counted per status (one grouped query for all). */
-export async function findRecentThreads(db: ModelClient, limit: number): Promise<RecentThread[]> {
+export async function findRecentThreads(db: ModelClient, limit: number): Promise<(Omit<RecentThread, "errors"> & { id: number })[]> {
   const threads = await db.thread.findMany({
     orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
     take: limit,
@@ -87,6 +87,7 @@ export async function findRecentThreads(db: ModelClient, limit: number): Promise
     return [...byVendor].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
   };
   return threads.map((thread) => ({
+    id: thread.id,
     groupId: thread.groupId,
     title: thread.title,
     vendor: thread.vendor ?? vendorOf(thread.id),

@@ -26,6 +26,8 @@ export type RecentThread = {
   pending: number;
   errored: number;
   timedOut: number;
+  /** As the threads list counts them (lib/threads countsFor): failed calls, plus error events not about one. */
+  errors: number;
 };
 
 export type OverviewData = {

@@ -2,6 +2,7 @@
 import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { listPendingCalls } from "../pending/service.ts";
+import { countsFor } from "../threads/service.ts";
 import { countResultsSince, countSubscriptionsByState, findLowConfidenceResults, findRecentThreads, readTallies } from "./repository.ts";
 import { CALL_STATUSES, type OverviewData } from "./schemas.ts";
 
@@ -19,7 +20,7 @@ export async function getOverview(options: { database?: Database; now?: Date } =
   const db = database.client;
   const now = options.now ?? new Date();
   // The totals come from trigger-kept tallies (RowTally): counting a million rows each poll took seconds (issue 13).
-  const [tallies, resultsLastHour, lowNewest, pending, subscriptions, recentThreads] = await Promise.all([
+  const [tallies, resultsLastHour, lowNewest, pending, subscriptions, recent] = await Promise.all([
     readTallies(db),
     countResultsSince(db, new Date(now.getTime() - HOUR_MS)),
     findLowConfidenceResults(db, { below: LOW_CONFIDENCE_BELOW, limit: OVERVIEW_LIST_SIZE }),
@@ -27,6 +28,8 @@ export async function getOverview(options: { database?: Database; now?: Date } =
     countSubscriptionsByState(db),
     findRecentThreads(db, OVERVIEW_RECENT_THREADS),
   ]);
+  const threadCounts = await countsFor(database, recent.map((thread) => thread.id));
+  const recentThreads = recent.map(({ id, ...thread }) => ({ ...thread, errors: threadCounts.get(id)?.errors ?? 0 }));
   const tally = (key: string) => tallies.get(key) ?? 0;
   const counts = { threads: tally("threads"), calls: tally("calls"), results: tally("results"), deliveries: tally("deliveries") };
   const lowTotal = tally(`results.confidence<${LOW_CONFIDENCE_BELOW}`);

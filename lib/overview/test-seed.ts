@@ -18,6 +18,8 @@ export function createSeeder(database: Database) {
   }
 
   return {
+    /** Records any runtime event (POST /api/events body). */
+    event,
     /** Registers a tool call; defaults: tool "search_docs", arguments {"q":"…"}. */
     call: (overrides: CallOverrides) => event({ type: "tool_call", name: "search_docs", arguments: '{"q":"toolscope"}', ...overrides }),
     cancel: (groupId: string, id: string, reason?: string) => event({ type: "subscription_cancel", group_id: groupId, id, ...(reason ? { reason } : {}) }),

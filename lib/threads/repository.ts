@@ -62,7 +62,7 @@ function threadWhere(filter: ThreadPageFilter, position: KeysetPosition | null, 
     });
   }
   if (filter.status) and.push({ calls: { some: { status: filter.status } } });
-  if (filter.errors) and.push({ OR: [{ calls: { some: { status: "errored" } } }, { events: { some: { kind: "error" } } }] });
+  if (filter.errors) and.push({ OR: [{ calls: { some: { status: { in: [...FAILED_CALL_STATUSES] } } } }, { events: { some: { kind: "error" } } }] });
   if (filter.pending) and.push({ calls: { some: { status: "pending" } } });
   if (filter.since) and.push({ lastActivityAt: { gte: filter.since } });
   if (position) {
@@ -108,10 +108,23 @@ export async function countCallsByThread(client: ModelClient, threadIds: number[
   return rows.map((row) => ({ threadId: row.threadId, status: row.status, calls: row._count._all, results: row._sum.resultCount ?? 0 }));
 }
 
-export async function countErrorEventsByThread(client: ModelClient, threadIds: number[]): Promise<Map<number, number>> {
+/** Call statuses that are failures: what a thread's "errors" count and the "has errors" filter mean by a failed call. */
+export const FAILED_CALL_STATUSES = ["errored", "timed_out"] as const;
+
+/**
+ * Error events per thread: all of them, and those `apart` from a failed call (no call, or a call that did not
+ * fail) — an errored OTel span is both an errored call and an error event, and is one error, not two.
+ */
+export async function countErrorEventsByThread(client: ModelClient, threadIds: number[]): Promise<Map<number, { all: number; apart: number }>> {
   if (threadIds.length === 0) return new Map();
-  const rows = await client.event.groupBy({ by: ["threadId"], where: { threadId: { in: threadIds }, kind: "error" }, _count: { _all: true } });
-  return new Map(rows.map((row) => [row.threadId, row._count._all]));
+  const rows = await client.$queryRaw<{ threadId: number | bigint; all: number | bigint; apart: number | bigint | null }[]>(
+    sql`SELECT e."threadId" AS "threadId", COUNT(*) AS "all",
+      SUM(CASE WHEN c."status" IN (${join(FAILED_CALL_STATUSES.map((status) => sql`${status}`))}) THEN 0 ELSE 1 END) AS "apart"
+      FROM "Event" e LEFT JOIN "ToolCall" c ON c."id" = e."toolCallId"
+      WHERE e."threadId" IN (${join(threadIds.map((id) => sql`${id}`))}) AND e."kind" = 'error'
+      GROUP BY e."threadId"`,
+  );
+  return new Map(rows.map((row) => [Number(row.threadId), { all: Number(row.all), apart: Number(row.apart ?? 0) }]));
 }
 
 export async function countToolsByThread(client: ModelClient, threadIds: number[]): Promise<{ threadId: number; toolName: string; calls: number }[]> {

@@ -24,7 +24,7 @@ export const threadListQuerySchema = z.object({
   q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).describe("Search: group id and tool name (contains)"),
   in: z.preprocess(blankToUndefined, z.enum(SEARCH_SCOPES).optional()).describe('"text" also searches result text'),
   status: z.preprocess(blankToUndefined, z.enum(CALL_STATUSES).optional()).describe("Threads with at least one call in this status"),
-  errors: flag.describe("1: threads with an errored call or a runtime error event"),
+  errors: flag.describe("1: threads with an error (an errored or timed-out call, or a runtime error event)"),
   pending: flag.describe("1: threads with a call awaiting its result"),
   range: z.preprocess(blankToUndefined, z.enum(TIME_RANGE_KEYS).optional()).describe("Last activity within this window"),
   after: z.preprocess(blankToUndefined, z.string().max(200).optional()).describe("Cursor: the page after this one (older threads)"),
@@ -44,6 +44,8 @@ export type ThreadCounts = {
   results: number;
   /** Runtime/protocol/model error events recorded in the thread. */
   errorEvents: number;
+  /** Failures, each once: errored and timed-out calls, plus error events not about one of those calls. */
+  errors: number;
 };
 
 export type ThreadListItem = {

@@ -55,7 +55,7 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
     const page = await list({});
     expect(page.threads.map((thread) => thread.groupId)).toEqual(["gamma-1", "beta-1", "delta-1", "alpha-1"]);
     const beta = page.threads.find((thread) => thread.groupId === "beta-1");
-    expect(beta?.counts).toEqual({ calls: 1, pending: 0, errored: 0, timedOut: 0, results: 1, errorEvents: 0 });
+    expect(beta?.counts).toEqual({ calls: 1, pending: 0, errored: 0, timedOut: 0, results: 1, errorEvents: 0, errors: 0 });
     expect(beta?.tools).toEqual(["search_docs"]);
     expect(page.threads.find((thread) => thread.groupId === "gamma-1")?.counts.errored).toBe(1);
     expect(page.nextCursor).toBeNull();

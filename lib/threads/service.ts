@@ -33,10 +33,11 @@ import { decodeStoredHead } from "./stored-text-head.ts";
 import { locateRow, readTimelineWindow, type TimelineWindowOptions } from "./timeline-window.ts";
 
 function emptyCounts(): ThreadCounts {
-  return { calls: 0, pending: 0, errored: 0, timedOut: 0, results: 0, errorEvents: 0 };
+  return { calls: 0, pending: 0, errored: 0, timedOut: 0, results: 0, errorEvents: 0, errors: 0 };
 }
 
-async function countsFor(db: Database, threadIds: number[]): Promise<Map<number, ThreadCounts>> {
+/** Each thread's calls per status, results and errors (one definition, used by the threads list and the overview). */
+export async function countsFor(db: Database, threadIds: number[]): Promise<Map<number, ThreadCounts>> {
   const [callRows, errorEvents] = await Promise.all([countCallsByThread(db.client, threadIds), countErrorEventsByThread(db.client, threadIds)]);
   const counts = new Map(threadIds.map((id) => [id, emptyCounts()]));
   for (const row of callRows) {
@@ -50,8 +51,9 @@ async function countsFor(db: Database, threadIds: number[]): Promise<Map<number,
   }
   for (const [threadId, count] of errorEvents) {
     const entry = counts.get(threadId);
-    if (entry) entry.errorEvents = count;
+    if (entry) entry.errorEvents = count.all;
   }
+  for (const [threadId, entry] of counts) entry.errors = entry.errored + entry.timedOut + (errorEvents.get(threadId)?.apart ?? 0);
   return counts;
 }
 
