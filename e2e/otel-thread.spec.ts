@@ -43,3 +43,29 @@ test("an AI SDK agent's OTLP spans become its conversation's thread, call by cal
   const path = process.env.DOCS_SCREENSHOTS === "1" ? "public/docs/otel-thread.png" : "test-results/screenshots/otel-thread.png";
   await page.screenshot({ path, fullPage: true });
 });
+
+test("a thread open in the browser follows a re-mapping that rewrites rows it shows, without a reload", async ({ page, baseURL }) => {
+  // Exporters send spans as they end: the tool executions (children) before the model calls that requested them.
+  const run = await runAiSdkToolLoop({ mode: "otel", conversationId: uniqueGroup("late-chat") });
+  const traceId = run.spans[0]?.spanContext().traceId ?? "";
+  const exporter = new OTLPTraceExporter({ url: `${baseURL}/v1/traces` });
+  expect(await exportSpans(exporter, run.spans.filter((span) => span.name.startsWith("execute_tool")))).toEqual({ code: ExportResultCode.SUCCESS });
+
+  // Until the conversation id arrives (with the agent's spans), the trace is its own thread.
+  await page.goto(`/threads/${encodeURIComponent(traceId)}`);
+  const feed = page.getByRole("feed", { name: "Thread timeline" });
+  const callRows = (callKey: string) => feed.getByRole("article").filter({ hasText: callKey, has: page.locator("[data-status]") });
+  await expect(callRows("call-weather-1")).toHaveCount(1);
+  await expect(feed).not.toContainText("What is the weather in Paris?");
+
+  // The model calls arrive: the trace is mapped again, its rows deleted and written in conversation order.
+  expect(await exportSpans(exporter, run.spans.filter((span) => span.name.startsWith("chat")))).toEqual({ code: ExportResultCode.SUCCESS });
+  await exporter.shutdown();
+  await expect(feed).toContainText("What is the weather in Paris?");
+  await expect(feed).toContainText("It is sunny in Paris, 21 °C.");
+  // The rows shown before were replaced, not kept beside their replacements; the question comes first.
+  await expect(callRows("call-weather-1")).toHaveCount(1);
+  await expect(callRows("call-fail-1")).toHaveCount(1);
+  const text = await feed.innerText();
+  expect(text.indexOf("What is the weather in Paris?")).toBeLessThan(text.indexOf("call-weather-1"));
+});

@@ -65,7 +65,7 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
   const newer = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `after-${state.lastEventId}`),
     queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, PAGE, filter), signal),
-    enabled: wantNewer && state.hasMoreHistory && !jumping,
+    enabled: wantNewer && state.hasMoreHistory && !jumping && !state.stale,
     staleTime: Infinity,
     gcTime: 0,
   });
@@ -76,7 +76,7 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
   const older = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `before-${state.firstEventId}`),
     queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { before: state.firstEventId }, PAGE, filter), signal),
-    enabled: wantOlder && state.hasBefore && !jumping,
+    enabled: wantOlder && state.hasBefore && !jumping && !state.stale,
     staleTime: Infinity,
     gcTime: 0,
   });
@@ -88,7 +88,7 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
   const live = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `tail-${state.lastEventId}`),
     queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, LIVE_PAGE, filter), signal),
-    enabled: !state.hasMoreHistory && !jumping,
+    enabled: !state.hasMoreHistory && !jumping && !state.stale,
     refetchInterval: POLL_MS,
     gcTime: 0,
   });
@@ -196,6 +196,20 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
       return true;
     }
   };
+
+  // Rows of this window were rewritten (a page of a newer timeline epoch came back): read the window again —
+  // at the end when the reader follows it, else around where the window starts.
+  useEffect(() => {
+    if (!state.stale) return;
+    // Started from a timer, not in the effect's body: the read sets state as it begins.
+    const timer = setTimeout(() => {
+      if (follow && !state.hasMoreHistory) goToEnd();
+      else void load({ around: state.firstEventId }, filter, () => null);
+    }, 0);
+    return () => clearTimeout(timer);
+    // Runs once per stale window; the read it starts resets the state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.stale]);
 
   return {
     state,

@@ -112,6 +112,36 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
     expect(await t.database.client.thread.count({ where: { groupId: traceId } })).toBe(0);
   });
 
+  it("moves the thread's timeline epoch when rows a reader may have seen are rewritten, and only then", async () => {
+    const page = (groupId: string, after?: number) => getTimelinePage({ groupId, database: t.database, after });
+    // In order: a run, then a later run of the same conversation, only append.
+    const conversationId = `conv-epoch-${Date.now()}`;
+    const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
+    await accept(protobuf(first.spans));
+    const seen = await page(conversationId);
+    expect(seen.epoch).toBe(0);
+    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    await accept(protobuf(second.spans));
+    const appended = await page(conversationId, seen.lastEventId);
+    expect(appended.epoch).toBe(0);
+    expect(appended.events.length).toBeGreaterThan(0);
+
+    // Out of order: a reader of the tools-only thread polls "after" its last row; the model calls arriving
+    // next rewrite rows before that point, which the poll alone would never show.
+    const late = await runAiSdkToolLoop({ mode: "otel", conversationId: `conv-epoch-late-${Date.now()}` });
+    const traceId = late.spans[0]?.spanContext().traceId ?? "";
+    await accept(protobuf(late.spans.filter((span) => span.name.startsWith("execute_tool"))));
+    const before = await page(traceId);
+    expect(before.epoch).toBe(0);
+    await accept(protobuf(late.spans.filter((span) => span.name.startsWith("chat"))));
+    const poll = await page(traceId, before.lastEventId);
+    expect(poll.epoch).toBeGreaterThan(0);
+    const reread = await page(traceId);
+    // Rows the reader had were deleted (and written again with new ids).
+    expect(before.events.some((old) => !reread.events.some((event) => event.id === old.id))).toBe(true);
+    expect(reread.epoch).toBe(poll.epoch);
+  });
+
   it("threads a second run of the conversation after the first, writing only what is new", async () => {
     const conversationId = `conv-two-${Date.now()}`;
     const first = await runAiSdkToolLoop({ mode: "otel", conversationId });

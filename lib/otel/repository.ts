@@ -241,8 +241,16 @@ export async function insertEvents(tx: DriverConnection, provider: Provider, row
   return created.map((row) => Number(row.id)).sort((a, b) => a - b);
 }
 
+/**
+ * Deletes timeline rows, and bumps their threads' `timelineEpoch`: a live view polling "after id N" would never
+ * learn that rows it shows are gone (or that their replacements were written after N), so it re-reads its window
+ * when the epoch it holds is older.
+ */
 export async function deleteEvents(tx: DriverConnection, ids: number[]): Promise<void> {
-  for (const chunk of chunks(ids)) await tx.execute(sql`DELETE FROM "Event" WHERE "id" IN (${join(chunk)})`);
+  for (const chunk of chunks(ids)) {
+    await tx.execute(sql`UPDATE "Thread" SET "timelineEpoch" = "timelineEpoch" + 1 WHERE "id" IN (SELECT DISTINCT "threadId" FROM "Event" WHERE "id" IN (${join(chunk)}))`);
+    await tx.execute(sql`DELETE FROM "Event" WHERE "id" IN (${join(chunk)})`);
+  }
 }
 
 // ─── reads for the call page ────────────────────────────────────────────────────────────────────

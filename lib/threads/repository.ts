@@ -6,12 +6,12 @@ import type { Prisma } from "../db/generated/sqlite/client.ts";
 import { empty, join, raw, sql } from "../db/sql.ts";
 import type { CallBrief } from "./schemas.ts";
 
-export type ThreadRow = { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: string; lastActivityAt: string };
+export type ThreadRow = { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: string; lastActivityAt: string; timelineEpoch: number };
 
 const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 
-function toThreadRow(row: { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: Date; lastActivityAt: Date }): ThreadRow {
+function toThreadRow(row: { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: Date; lastActivityAt: Date; timelineEpoch: number }): ThreadRow {
   return { ...row, createdAt: iso(row.createdAt), lastActivityAt: iso(row.lastActivityAt) };
 }
 
@@ -27,7 +27,7 @@ export type ThreadPageFilter = {
 
 export type KeysetPosition = { lastActivityAt: Date; id: number; direction: "after" | "before" };
 
-const THREAD_SELECT = { id: true, groupId: true, title: true, vendor: true, createdAt: true, lastActivityAt: true } as const;
+const THREAD_SELECT = { id: true, groupId: true, title: true, vendor: true, createdAt: true, lastActivityAt: true, timelineEpoch: true } as const;
 
 // Prisma's `contains` is a LIKE underneath that passes % and _ through as wildcards (and SQLite's LIKE has
 // no escape character unless the statement names one). A search containing them is matched here with an

@@ -200,6 +200,11 @@ export type TimelinePage = {
   matches: number | null;
   /** The id to pass as `after` for the next page (the last event's id, or `after` when empty). */
   lastEventId: number;
+  /**
+   * The thread's timeline epoch when the page was read: it grows when rows already on the timeline were deleted
+   * and written again (OTel re-mapping). A view holding pages of an older epoch reads its window again.
+   */
+  epoch: number;
 };
 
 export type ThreadSummary = {

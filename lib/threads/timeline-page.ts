@@ -114,7 +114,7 @@ function errorLayer(dataJson: string | null): string | null {
   return null;
 }
 
-export type PageMeta = { hasMore: boolean; hasBefore: boolean; firstEventId: number; lastEventId: number; matches: number | null };
+export type PageMeta = { hasMore: boolean; hasBefore: boolean; firstEventId: number; lastEventId: number; matches: number | null; epoch: number };
 
 /** The page for these rows (in id order): events with previews plus the current state of every call they mention. */
 export async function buildTimelinePage(db: Database, groupId: string, rows: EventRow[], meta: PageMeta): Promise<TimelinePage> {

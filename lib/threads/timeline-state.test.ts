@@ -26,12 +26,30 @@ function call(id: number, status = "pending"): CallBrief {
     latestResult: null,
   };
 }
-function page(events: TimelineEvent[], calls: CallBrief[], hasMore = false, hasBefore = false): TimelinePage {
-  return { groupId: "g", events, calls, hasMore, hasBefore, firstEventId: events[0]?.id ?? 1, lastEventId: events.at(-1)?.id ?? 0, matches: null };
+function page(events: TimelineEvent[], calls: CallBrief[], hasMore = false, hasBefore = false, epoch = 0): TimelinePage {
+  return { groupId: "g", events, calls, hasMore, hasBefore, firstEventId: events[0]?.id ?? 1, lastEventId: events.at(-1)?.id ?? 0, matches: null, epoch };
 }
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
 
 describe("timelineReducer", () => {
+  it("marks the window stale instead of appending a page of a newer epoch (rows rewritten), until a reset", () => {
+    // Rows 1–3 shown; a re-mapping deleted 2–3 and wrote 4–5 in their place, so "after 3" returns 4–5 only.
+    let state = initialTimelineState(page(range(1, 3), []));
+    for (const type of ["live", "history", "older"] as const) {
+      const next = timelineReducer(state, type === "live" ? { type, follow: true, page: page(range(4, 5), [], false, false, 1) } : { type, page: page(range(4, 5), [], false, false, 1) });
+      expect(next.stale).toBe(true);
+      expect(next.events.map((e) => e.id)).toEqual([1, 2, 3]);
+      expect(next.lastEventId).toBe(3);
+    }
+    state = timelineReducer(state, { type: "live", follow: true, page: page(range(4, 5), [], false, false, 1) });
+    expect(timelineReducer(state, { type: "live", follow: true, page: page([], [], false, false, 1) })).toBe(state);
+    state = timelineReducer(state, { type: "reset", page: page([event(1), event(4), event(5)], [], false, false, 1) });
+    expect(state).toMatchObject({ stale: false, epoch: 1 });
+    expect(state.events.map((e) => e.id)).toEqual([1, 4, 5]);
+    state = timelineReducer(state, { type: "live", follow: true, page: page([event(6)], [], false, false, 1) });
+    expect(state.events.map((e) => e.id)).toEqual([1, 4, 5, 6]);
+  });
+
   it("appends history pages and ignores overlap", () => {
     let state = initialTimelineState(page([event(1), event(2)], [call(1), call(2)], true));
     expect(state.hasMoreHistory).toBe(true);
@@ -64,7 +82,7 @@ describe("timelineReducer", () => {
     let state = initialTimelineState(page([event(1)], [call(1)]));
     state = timelineReducer(state, { type: "live", follow: true, page: page([event(2, "output_text", null)], []) });
     expect(state.events.map((e) => e.id)).toEqual([1, 2]);
-    const empty: TimelinePage = { groupId: "g", events: [], calls: [], hasMore: false, hasBefore: false, firstEventId: 3, lastEventId: 2, matches: null };
+    const empty: TimelinePage = { groupId: "g", events: [], calls: [], hasMore: false, hasBefore: false, firstEventId: 3, lastEventId: 2, matches: null, epoch: 0 };
     expect(timelineReducer(state, { type: "live", follow: true, page: empty })).toBe(state);
   });
 

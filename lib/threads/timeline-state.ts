@@ -2,7 +2,8 @@
 // either end as the reader scrolls (older pages prepended, newer appended), replaced by a window fetched
 // around a target when the reader jumps (step N, a call, the next error), and trimmed at the far end so a
 // 100k-call thread never lives in the tab whole. Live events are shown at once (reader following the end)
-// or held back as "N new"; every call's state updates in place. A pure reducer, tested without a browser.
+// or held back as "N new"; every call's state updates in place. A page of a newer timeline epoch (rows
+// rewritten) marks the window stale instead, and the view reads it again. A pure reducer, tested without a browser.
 import type { CallBrief, TimelineEvent, TimelinePage } from "./schemas.ts";
 import { isFoldedEvent } from "./timeline-rows.ts";
 
@@ -26,6 +27,14 @@ export type TimelineState = {
   hasMoreHistory: boolean;
   /** Bumped whenever rows are added or dropped at the front, with how many events: the view keeps its place. */
   frontChange: { serial: number; added: number; removed: number };
+  /** The thread's timeline epoch the window was read at (TimelinePage.epoch). */
+  epoch: number;
+  /**
+   * A page of a newer epoch arrived: rows of this window may have been deleted and written again (OTel
+   * re-mapping), so appending after `lastEventId` would show stale rows and miss their replacements. The page
+   * is not applied; the view reads its window again (a reset).
+   */
+  stale: boolean;
 };
 
 export type TimelineAction =
@@ -44,6 +53,8 @@ const EMPTY: TimelineState = {
   hasBefore: false,
   hasMoreHistory: true,
   frontChange: { serial: 0, added: 0, removed: 0 },
+  epoch: 0,
+  stale: false,
 };
 
 export function initialTimelineState(page: TimelinePage): TimelineState {
@@ -110,8 +121,11 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
       hasBefore: page.hasBefore,
       hasMoreHistory: page.hasMore,
       frontChange: { serial: state.frontChange.serial + 1, added: 0, removed: 0 },
+      epoch: page.epoch,
+      stale: false,
     });
   }
+  if (page.epoch !== state.epoch) return state.stale ? state : { ...state, stale: true };
   if (action.type === "older") return older(state, page);
   // A page may overlap what is already here (a retried or raced request): keep only what is new.
   const fresh = page.events.filter((event) => event.id > state.lastEventId);

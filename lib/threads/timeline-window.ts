@@ -74,6 +74,8 @@ export async function readTimelineWindow(db: Database, thread: ThreadRow, option
     firstEventId: first ?? (options.after !== undefined ? anchor + 1 : anchor),
     lastEventId: last ?? (options.before !== undefined ? anchor - 1 : options.around !== undefined ? anchor - 1 : anchor),
     matches,
+    // Read with the thread, before the rows: a rewrite between the two shows up as a newer epoch on the next read.
+    epoch: thread.timelineEpoch,
   });
 }
 
