@@ -230,6 +230,15 @@ describe.each(testBackends())("forks on $provider", (backend) => {
     fake.enqueue("model-openai-chat", { error: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } } });
     const created = await fork({ step: 5, model: "fake-openai-chat" });
     expect(created.body.turn?.error?.text).toBe('{"error":{"message":"Incorrect API key provided: [API key redacted]"}}');
+    // A provider (or a proxy in front of it) that echoes the key into its answer: the fork's rows get it masked.
+    fake.enqueue("model-anthropic", { text: `Echo: ${KEY}`, toolCalls: [{ id: `toolu_${KEY}`, name: "get_weather", arguments: { city: KEY } }] });
+    const echoed = await fork({ step: 5, model: "fake-anthropic" });
+    expect(echoed.body.turn).toMatchObject({ status: "completed", toolCalls: 1 });
+    const replay = await getReplayTrace({ groupId: echoed.body.group_id, database: t.database });
+    expect(replay.events.slice(-2)).toMatchObject([
+      { kind: "message", text: "Echo: [API key redacted]" },
+      { kind: "tool_call", callId: "toolu_[API key redacted]", arguments: { city: "[API key redacted]" } },
+    ]);
     const tables = ["Thread", "ToolCall", "ToolResult", "Event", "Delivery", "ForkRun", "ModelTurn"];
     for (const table of tables) {
       const rows: unknown[] = await t.database.client.$queryRawUnsafe(`SELECT * FROM "${table}"`);

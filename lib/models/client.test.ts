@@ -1,6 +1,8 @@
 // The four API clients against the local fake provider, which streams each API's real wire format: answers
 // with parallel tool calls, reasoning and usage come back in the vendor's own shape (read by lib/formats), and
 // provider errors arrive verbatim with the key masked.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "../formats/detect.ts";
 import { callModel, ProviderError } from "./client.ts";
@@ -106,6 +108,19 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
     if (api.startsWith("openai")) expect(error.text).toContain("Incorrect API key provided: [API key redacted]");
   });
 
+  it("masks the key wherever the answer echoes it: text, reasoning, a call's id, name and arguments", async () => {
+    fake.enqueue(target.model, {
+      text: `Your key is ${KEY}.`,
+      reasoning: api === "openai-chat" ? undefined : `I saw ${KEY}`,
+      toolCalls: [{ id: api === "gemini" ? undefined : `call_${KEY}`, name: `tool_${KEY}`, arguments: { [KEY]: KEY } }],
+    });
+    const answer = await callModel({ target, history: HISTORY[api], apiKey: KEY });
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+    expect(answer.live.text).toBe("Your key is [API key redacted].");
+    expect(answer.live.calls[0]?.name).toBe("tool_[API key redacted]");
+    expect(JSON.parse(answer.live.calls[0]?.arguments ?? "")).toEqual({ "[API key redacted]": "[API key redacted]" });
+  });
+
   it("reports an error event in the middle of the stream", async () => {
     fake.enqueue(target.model, { text: "Half an answ", streamError: "The server had an error while processing your request." });
     const error = await failure(callModel({ target, history: HISTORY[api], apiKey: KEY }));
@@ -125,6 +140,31 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
     const pending = callModel({ target, history: HISTORY[api], apiKey: KEY, signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     expect((await failure(pending)).text).toBe("Stopped before the model finished answering");
+  });
+});
+
+describe("a provider echoing the key outside the answer's text", () => {
+  it("has it masked in the usage object and the stop reason too", async () => {
+    const chunk = (fields: Record<string, unknown>) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", ...fields })}\n\n`;
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(chunk({ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] }));
+      response.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: `stop ${KEY}` }] }));
+      response.write(chunk({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, debug: { authorization: `Bearer ${KEY}` } } }));
+      response.end("data: [DONE]\n\n");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target: ModelTarget = { name: "echo", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", apiKeyEnv: "FAKE_KEY", timeoutMs: 5000 };
+      const answer = await callModel({ target, history: HISTORY["openai-chat"], apiKey: KEY });
+      expect(answer.stopReason).toBe("stop [API key redacted]");
+      expect(answer.usage.raw).toEqual({ prompt_tokens: 3, completion_tokens: 1, debug: { authorization: "Bearer [API key redacted]" } });
+      expect(JSON.stringify(answer)).not.toContain(KEY);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import { geminiAdapter } from "./gemini.ts";
 import { openAIChatAdapter } from "./openai-chat.ts";
 import { openAIResponsesAdapter } from "./openai-responses.ts";
 import { DEFAULT_MODEL_TIMEOUT_MS, type LiveOutput, type ModelAnswer, type ModelApi, type ModelTarget } from "./schemas.ts";
-import { maskKey } from "./targets.ts";
+import { maskKey, maskKeyDeep } from "./targets.ts";
 
 export { ProviderError };
 
@@ -112,7 +112,8 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
     } finally {
       await reader.cancel().catch(() => undefined);
     }
-    return accumulator.finish();
+    // The answer is stored and shown like the errors are: masked, wherever the provider may have echoed the key.
+    return maskKeyDeep(accumulator.finish(), apiKey);
   } catch (error) {
     const failed = describeFailure(error, request.url, timeout, options.signal, timeoutMs);
     throw new ProviderError(maskKey(failed.text, apiKey), failed.httpStatus);

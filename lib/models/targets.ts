@@ -85,3 +85,21 @@ export function readApiKey(target: ModelTarget, env: Environment = process.env):
 export function maskKey(text: string, key: string | null): string {
   return key === null || key.length < 4 ? text : text.split(key).join("[API key redacted]");
 }
+
+/**
+ * A copy of a JSON-shaped value (a provider's parsed answer) with `key` masked in every string and every object
+ * key: a provider or a proxy in front of it may echo the key into the text, a call's id or arguments, the usage
+ * object or the stop reason, all of which are stored and shown.
+ */
+export function maskKeyDeep<T>(value: T, key: string | null): T {
+  if (key === null || key.length < 4) return value;
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  return JSON.parse(json, (_name, item: unknown) => {
+    if (typeof item === "string") return maskKey(item, key);
+    if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+    const entries = Object.entries(item);
+    if (entries.every(([name]) => !name.includes(key))) return item;
+    return Object.fromEntries(entries.map(([name, inner]) => [maskKey(name, key), inner]));
+  }) as T;
+}
