@@ -168,6 +168,34 @@ describe("a provider echoing the key outside the answer's text", () => {
   });
 });
 
+describe("a provider streaming without end", () => {
+  it("fails the turn once the stream passes the byte limit, instead of holding it all in memory", async () => {
+    const event = `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "A".repeat(16_000) } }] })}\n\n`;
+    let written = 0;
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const pump = () => {
+        while (!response.destroyed && response.write(event)) written += event.length;
+      };
+      response.on("drain", pump);
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target: ModelTarget = { name: "flood", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 30_000 };
+      let longest = 0;
+      const error = await failure(callModel({ target, history: HISTORY["openai-chat"], apiKey: null, maxAnswerBytes: 1024 * 1024, onProgress: (live) => (longest = live.text.length) }));
+      expect(error.text).toBe("The answer passed 1048576 bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)");
+      expect(longest).toBeLessThanOrEqual(1024 * 1024);
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("an unreachable provider", () => {
   it("says which URL could not be reached", async () => {
     const fake = await startFakeProvider();

@@ -25,6 +25,13 @@ export const API_ADAPTERS: Record<ModelApi, ApiAdapter> = {
 /** How much of an error body is kept: provider errors are short; a proxy's HTML page need not be kept whole. */
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
+/**
+ * The most bytes of one answer's stream read before the turn fails. A real answer is far smaller (128k output
+ * tokens are a few MB of events); without a bound, a broken or hostile provider streaming without end filled
+ * the server's memory within seconds and had every progress write store all of it.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
 export type CallModelOptions = {
   target: ModelTarget;
   /** The history as lib/replay renders it for the target's API (messages/input/contents, tools, system). */
@@ -34,6 +41,8 @@ export type CallModelOptions = {
   signal?: AbortSignal;
   /** Called after every event that changed what has arrived. */
   onProgress?: (live: LiveOutput) => void;
+  /** The most bytes of the stream read (default MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 };
 
 /** The request as it will be sent, without the key: what Toolscope records and shows. */
@@ -101,14 +110,21 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
         }
       },
     });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    let received = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        parser.feed(value);
+        received += value.byteLength;
+        if (received > maxBytes) throw new ProviderError(`The answer passed ${maxBytes} bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)`);
+        parser.feed(decoder.decode(value, { stream: true }));
         if (failure !== null) throw failure;
       }
+      parser.feed(decoder.decode());
+      if (failure !== null) throw failure;
     } finally {
       await reader.cancel().catch(() => undefined);
     }
