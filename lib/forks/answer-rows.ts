@@ -3,8 +3,11 @@
 // signatures), with call ids made unique within the fork. Pure.
 import type { CanonicalEvent, ToolDeclaration } from "../formats/canonical.ts";
 import { parseTranscript } from "../formats/detect.ts";
+import { FormatError } from "../formats/format-error.ts";
 import { describeArguments } from "../events/service.ts";
+import { ID_MAX } from "../ingest/schemas.ts";
 import { sha256Hex } from "../results/hash.ts";
+import { isStorableAsIs, storableText } from "../results/text-codec.ts";
 import type { ModelApi } from "../models/schemas.ts";
 import type { AnswerEventRow } from "./answers-repository.ts";
 
@@ -12,6 +15,10 @@ export type AnswerRows = { rows: AnswerEventRow[]; toolCalls: number; issues: { 
 
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
+}
+
+function nullableText(text: string | null | undefined): string | null {
+  return text == null ? null : storableText(text);
 }
 
 /**
@@ -25,6 +32,22 @@ function uniqueCallKey(event: Extract<CanonicalEvent, { kind: "tool_call" }>, ta
   for (let n = 1; taken.has(key); n += 1) key = n === 1 ? `${base}_t${turn}` : `${base}_t${turn}_${n}`;
   taken.add(key);
   return key;
+}
+
+/**
+ * A call's id and tool name become identifiers of the fork (the callback protocol answers by id), held to what
+ * every way in takes: at most ID_MAX characters, no NUL, well-formed UTF-16. A model that sends another cannot
+ * have its answer stored as is (PostgreSQL refuses NUL and index entries past a few KB).
+ */
+function checkIdentifiers(event: Extract<CanonicalEvent, { kind: "tool_call" }>): void {
+  for (const [what, value] of [
+    ["id", event.syntheticId ? null : event.callId],
+    ["name", event.name],
+  ] as const) {
+    if (value === null) continue;
+    if (value.length > ID_MAX) throw new FormatError(event.path, `the tool call's ${what} is over ${ID_MAX} characters (${value.length})`);
+    if (!isStorableAsIs(value)) throw new FormatError(event.path, `the tool call's ${what} contains NUL or unpaired surrogate characters`);
+  }
 }
 
 export function answerRows(options: {
@@ -56,6 +79,7 @@ export function answerRows(options: {
         rows.push({ ...common, kind: "reasoning", role: "assistant", text: event.text, dataJson: JSON.stringify({ path: event.path, redacted: event.redacted, turn: options.turn }) });
         break;
       case "tool_call": {
+        checkIdentifiers(event);
         const callKey = uniqueCallKey(event, taken, options.takenCallKeys.size + toolCalls, options.turn);
         toolCalls += 1;
         const declaration = declarations.get(event.name);
@@ -83,7 +107,8 @@ export function answerRows(options: {
             toolName: event.name,
             argumentsText: event.argumentsText,
             argumentsJson: described.json,
-            argumentsError: event.argumentsError ?? described.error,
+            // A parser's message quotes the arguments, NUL included.
+            argumentsError: nullableText(event.argumentsError ?? described.error),
             declarationJson: declaration === undefined ? null : JSON.stringify(shape),
             outputSchemaJson: json(declaration?.outputSchema),
             vendor: options.api,

@@ -226,6 +226,33 @@ describe.each(testBackends())("forks on $provider", (backend) => {
     expect(answered.body.status).toBe("finished");
   });
 
+  it("fails a turn whose answer cannot be stored, instead of leaving it streaming", async () => {
+    const settled = async (groupId: string) => {
+      for (let i = 0; i < 100 && (await view(groupId)).status === "running"; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return view(groupId);
+    };
+    // A call id longer than any id Toolscope takes (512), a tool name with NUL (PostgreSQL refuses NUL in text).
+    fake.enqueue("model-openai-chat", { toolCalls: [{ id: `call_${"x".repeat(600)}`, name: "get_weather", arguments: { city: "Paris" } }] });
+    const longId = await fork({ step: 5, model: "fake-openai-chat" });
+    expect(longId.body).toMatchObject({ status: "failed", turn: { status: "failed", error: { text: expect.stringMatching(/^The answer could not be read as openai-chat: .*id is over 512 characters/) } } });
+    fake.enqueue("model-anthropic", { toolCalls: [{ id: "toolu_nul", name: "get\u0000weather", arguments: { city: "Paris" } }] });
+    const nulName = await fork({ step: 5, model: "fake-anthropic" });
+    expect(nulName.body).toMatchObject({ status: "failed", turn: { status: "failed", error: { text: expect.stringMatching(/name contains NUL/) } } });
+    expect((await view(nulName.body.group_id)).canContinue).toBe(true);
+    // An error body with NUL in it: kept, with the NUL written out.
+    fake.enqueue("model-gemini", { error: { status: 500, body: "upstream said \u0000 and stopped" } });
+    const nulError = await fork({ step: 5, model: "fake-gemini" });
+    expect(nulError.body).toMatchObject({ status: "failed", turn: { status: "failed", error: { httpStatus: 500, text: "upstream said \\u0000 and stopped" } } });
+    // Ids within the limits whose index entry PostgreSQL still cannot hold (3-byte characters that do not compress):
+    // the turn ends failed, saying why, rather than streaming until it is declared interrupted.
+    const wide = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("");
+    fake.enqueue("model-openai-responses", { toolCalls: [{ id: wide(512), name: "get_weather", arguments: { city: "Paris" } }] });
+    const wideFork = await fork({ step: 5, model: "fake-openai-responses", group_id: wide(511) });
+    const state = await settled(wideFork.body.group_id);
+    expect(state.turns[0]?.status).not.toBe("streaming");
+    if (state.turns[0]?.status === "failed") expect(state.turns[0].error?.text).toMatch(/^The answer could not be stored: /);
+  });
+
   it("never stores the key: not in any row of any table", async () => {
     fake.enqueue("model-openai-chat", { error: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } } });
     const created = await fork({ step: 5, model: "fake-openai-chat" });

@@ -12,6 +12,7 @@ import { EMPTY_LIVE_OUTPUT, type LiveOutput, type ModelAnswer, type ModelTarget 
 import { maskKey } from "../models/targets.ts";
 import { renderHistory, stringifyRequest } from "../replay/render-history.ts";
 import { sha256Hex } from "../results/hash.ts";
+import { storableText } from "../results/text-codec.ts";
 import { MODEL_SOURCE } from "../traces/event-kinds.ts";
 import { getReplayTrace } from "../traces/replay-thread.ts";
 import { answerRows } from "./answer-rows.ts";
@@ -133,7 +134,7 @@ async function runTurn(turn: RunningTurn): Promise<void> {
       status: "completed",
       liveJson: liveJson(answer.live, apiKey),
       responseJson: maskKey(JSON.stringify(answer.response), apiKey),
-      stopReason: answer.stopReason,
+      stopReason: answer.stopReason === null ? null : storableText(answer.stopReason),
       toolCalls: 0,
       httpStatus: null,
       errorText: null,
@@ -151,7 +152,8 @@ async function runTurn(turn: RunningTurn): Promise<void> {
       stopReason: null,
       toolCalls: 0,
       httpStatus: failure.httpStatus,
-      errorText: maskKey(failure.text, apiKey),
+      // Verbatim, but storable: a provider's body may hold NUL, which PostgreSQL refuses.
+      errorText: storableText(maskKey(failure.text, apiKey)),
       usage: { inputTokens: null, outputTokens: null, totalTokens: null, cachedInputTokens: null, reasoningTokens: null, usageJson: null },
     };
   } finally {
@@ -163,8 +165,24 @@ async function runTurn(turn: RunningTurn): Promise<void> {
   await recordOutcome(turn, answer, outcome, runStatus);
 }
 
-/** Closes the turn and, when the model answered, appends its events and calls to the fork's thread. */
+/**
+ * Closes the turn and, when the model answered, appends its events and calls to the fork's thread. When that
+ * cannot be written (a database refusing what the model sent), the turn is still closed, failed with the reason:
+ * left streaming, it would be reported 30 s later as interrupted by a stopped server, and Continue would resend it.
+ */
 async function recordOutcome(turn: RunningTurn, answer: ModelAnswer | null, outcome: TurnOutcome, runStatus: string): Promise<void> {
+  try {
+    await storeOutcome(turn, answer, outcome, runStatus);
+  } catch (error) {
+    if (answer === null) throw error;
+    console.error(`[toolscope] fork ${turn.run.groupId} turn ${turn.ordinal}: the answer could not be stored`, error);
+    const reason = error instanceof Error ? error.message.trim().split("\n").at(-1) || error.name : String(error);
+    const failed: TurnOutcome = { ...outcome, status: "failed", errorText: storableText(`The answer could not be stored: ${maskKey(reason, turn.apiKey)}`) };
+    await turn.db.transaction((tx) => closeTurn(tx, { turnId: turn.turnId, forkRunId: turn.run.id, outcome: failed, runStatus: "failed", at: new Date() }));
+  }
+}
+
+async function storeOutcome(turn: RunningTurn, answer: ModelAnswer | null, outcome: TurnOutcome, runStatus: string): Promise<void> {
   const { db, run, target } = turn;
   const at = new Date();
   await db.transaction(async (tx) => {

@@ -25,6 +25,14 @@ export function isStorableAsIs(text: string): boolean {
   return !text.includes("\u0000") && !hasLoneSurrogate(text);
 }
 
+/**
+ * For text kept for people rather than byte for byte (an error message, a stop reason): NUL written out as
+ * `\u0000`, lone surrogates as U+FFFD, so both databases take it alike.
+ */
+export function storableText(text: string): string {
+  return isStorableAsIs(text) ? text : text.replaceAll("\u0000", "\\u0000").toWellFormed();
+}
+
 /** The common case costs two scans and no copy: `stored === text` and `escaped === false`. */
 export function encodeStoredText(text: string): StoredText {
   if (isStorableAsIs(text)) return { stored: text, escaped: false };
