@@ -17,6 +17,17 @@ export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Whether a URL has a place a secret could hide in: user, password, query or fragment. */
+function hasUrlSecretPlace(value: string): boolean {
+  if (/[?#]/.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return url.username !== "" || url.password !== "";
+  } catch {
+    return false;
+  }
+}
+
 export const modelTargetSchema = z
   .strictObject({
     name: z
@@ -28,6 +39,11 @@ export const modelTargetSchema = z
     api: z.enum(MODEL_APIS, { error: `api must be one of ${MODEL_APIS.join(", ")}` }),
     baseUrl: z
       .url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" })
+      // A key in the URL (Gemini's ?key=, user:password@) would be shown on the settings page and in every
+      // "Could not reach <url>" error a turn stores, which `read` keys can see; keys go in apiKeyEnv.
+      .refine((value) => !hasUrlSecretPlace(value), {
+        error: "baseUrl must carry no user, password, query or fragment (a key in the URL would be shown and stored with the URL): name the key's variable in apiKeyEnv",
+      })
       .describe("URL prefix the API's paths hang off, version included: …/v1 (OpenAI, Anthropic), …/v1beta (Gemini)"),
     model: z.string().min(1).max(200).describe("The provider's model id, sent as is"),
     apiKeyEnv: z

@@ -42,11 +42,16 @@ describe("model targets", () => {
     ["a non-http baseUrl", JSON.stringify([target({ baseUrl: "file:///etc/passwd" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: /],
     ["an unknown field (a key pasted inline)", JSON.stringify([target({ apiKey: "sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]: Unrecognized key: "apiKey"$/],
     ["a duplicate name", JSON.stringify([target(), target()]), /names the target "gpt" twice/],
+    ["a key in the baseUrl's query (Gemini's ?key=)", JSON.stringify([target({ api: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta?key=sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user, password, query or fragment .*apiKeyEnv$/],
+    ["credentials in the baseUrl", JSON.stringify([target({ baseUrl: "https://proxy:sk-inline@llm.example.com/v1" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
+    ["a user name alone in the baseUrl", JSON.stringify([target({ baseUrl: "https://sk-inline@llm.example.com/v1" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
+    ["a fragment in the baseUrl", JSON.stringify([target({ baseUrl: "https://llm.example.com/v1#sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
   ])("reports %s", (_label, raw, expected) => {
     const { targets, problem } = readModelTargets({ TOOLSCOPE_MODELS: raw });
     expect(targets).toEqual([]);
     expect(problem).toMatch(expected);
     expect(problem).not.toContain("sk-inline");
+    expect(JSON.stringify(listModelTargets({ TOOLSCOPE_MODELS: raw }))).not.toContain("sk-inline");
   });
 
   it("finds a target by name, or names the configured ones", () => {
