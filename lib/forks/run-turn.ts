@@ -124,6 +124,9 @@ async function runTurn(turn: RunningTurn): Promise<void> {
       history: turn.history,
       apiKey,
       signal: controller.signal,
+      // Only the latest progress is written: assembling it after every event cost time growing with the answer
+      // per event (a provider streaming thousands of tool calls kept the event loop busy for the whole turn).
+      progressEveryMs: PROGRESS_INTERVAL_MS,
       onProgress: (next) => {
         live = next;
         if (Date.now() - lastWrite >= PROGRESS_INTERVAL_MS) write();

@@ -196,6 +196,52 @@ describe("a provider streaming without end", () => {
   });
 });
 
+describe("progress while an answer streams", () => {
+  const serve = async (write: (response: http.ServerResponse) => Promise<void>) => {
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      void write(response).then(() => response.end("data: [DONE]\n\n"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const target: ModelTarget = { name: "p", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 30_000 };
+    return { target, close: () => new Promise((resolve) => server.close(resolve)) };
+  };
+  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta }] })}\n\n`;
+
+  it("is assembled at most every progressEveryMs, not after each of thousands of events", async () => {
+    // Assembling what arrived costs time growing with it: after every one of N tool call events, N² in all.
+    const { target, close } = await serve(async (response) => {
+      for (let index = 0; index < 3000; index++) response.write(chunk({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "{}" } }] }));
+    });
+    try {
+      const progress: number[] = [];
+      const answer = await callModel({ target, history: HISTORY["openai-chat"], apiKey: null, progressEveryMs: 60_000, onProgress: (live) => progress.push(live.calls.length) });
+      expect(answer.live.calls).toHaveLength(3000);
+      expect(progress).toEqual([1]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("still reports what arrived last when the provider pauses", async () => {
+    const { target, close } = await serve(async (response) => {
+      response.write(chunk({ content: "Hel" }));
+      response.write(chunk({ content: "lo" }));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    });
+    try {
+      const progress: string[] = [];
+      const pending = callModel({ target, history: HISTORY["openai-chat"], apiKey: null, progressEveryMs: 200, onProgress: (live) => progress.push(live.text) });
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(progress).toEqual(["Hel", "Hello"]);
+      await pending;
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("an unreachable provider", () => {
   it("says which URL could not be reached", async () => {
     const fake = await startFakeProvider();

@@ -39,8 +39,13 @@ export type CallModelOptions = {
   apiKey: string | null;
   /** Aborts the turn (a person pressed Stop); the target's timeout applies as well. */
   signal?: AbortSignal;
-  /** Called after every event that changed what has arrived. */
+  /** Called with what has arrived, after an event, at most every `progressEveryMs`. */
   onProgress?: (live: LiveOutput) => void;
+  /**
+   * The least time between two onProgress calls (default 0: after every event). What has arrived is assembled
+   * anew for each call, in time growing with the answer, so a caller that keeps only the latest sets this.
+   */
+  progressEveryMs?: number;
   /** The most bytes of the stream read (default MAX_ANSWER_BYTES). */
   maxAnswerBytes?: number;
 };
@@ -99,15 +104,34 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
     if (response.body === null) throw new ProviderError("The answer had no body", response.status);
     const accumulator = adapter.accumulator();
     let failure: unknown = null;
+    const { onProgress, progressEveryMs = 0 } = options;
+    let progressAt = -Infinity;
+    let trailing: ReturnType<typeof setTimeout> | undefined;
+    // At most every progressEveryMs, and what arrived last is reported too (after the interval), even when the
+    // provider then pauses.
+    const report = () => {
+      trailing = undefined;
+      if (onProgress === undefined || failure !== null) return;
+      progressAt = performance.now();
+      try {
+        onProgress(accumulator.live());
+      } catch (error) {
+        failure = error;
+      }
+    };
     const parser = createParser({
       onEvent(event) {
         if (failure !== null) return;
         try {
           accumulator.accept(event);
-          options.onProgress?.(accumulator.live());
         } catch (error) {
           failure = error;
+          return;
         }
+        if (onProgress === undefined || trailing !== undefined) return;
+        const wait = progressAt + progressEveryMs - performance.now();
+        if (wait <= 0) report();
+        else trailing = setTimeout(report, wait);
       },
     });
     const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
@@ -126,6 +150,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
       parser.feed(decoder.decode());
       if (failure !== null) throw failure;
     } finally {
+      clearTimeout(trailing);
       await reader.cancel().catch(() => undefined);
     }
     // The answer is stored and shown like the errors are: masked, wherever the provider may have echoed the key.
