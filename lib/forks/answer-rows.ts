@@ -11,6 +11,13 @@ import { isStorableAsIs, storableText } from "../results/text-codec.ts";
 import type { ModelApi } from "../models/schemas.ts";
 import type { AnswerEventRow } from "./answers-repository.ts";
 
+/**
+ * The most timeline rows one model answer may add (its messages, reasoning, tool calls and issues). A real turn
+ * has a handful; the rows are written in one transaction, and a provider answering with tens of thousands of calls
+ * held the database's write lock for as long as they took (SQLite: every other writer refused meanwhile).
+ */
+export const MAX_ANSWER_ROWS = 1000;
+
 export type AnswerRows = { rows: AnswerEventRow[]; toolCalls: number; issues: { path: string; message: string; raw?: unknown }[] };
 
 function json(value: unknown): string | null {
@@ -124,6 +131,9 @@ export function answerRows(options: {
   // What the adapter could not map stays visible on the timeline, as an import's issues do.
   for (const issue of issues) {
     rows.push({ kind: "import_issue", step: options.step, role: null, text: issue.message, dataJson: JSON.stringify({ path: issue.path, message: issue.message }), rawJson: json(issue.raw) });
+  }
+  if (rows.length > MAX_ANSWER_ROWS) {
+    throw new FormatError("", `the answer holds ${rows.length} events (${toolCalls} tool calls); one model turn keeps at most ${MAX_ANSWER_ROWS}`);
   }
   return { rows, toolCalls, issues };
 }

@@ -253,6 +253,17 @@ describe.each(testBackends())("forks on $provider", (backend) => {
     if (state.turns[0]?.status === "failed") expect(state.turns[0].error?.text).toMatch(/^The answer could not be stored: /);
   });
 
+  it("fails a turn whose answer would add more rows than a turn keeps", async () => {
+    const calls = Array.from({ length: 1001 }, (_, index) => ({ id: `call_many_${index}`, name: "get_weather", arguments: { city: `City ${index}` } }));
+    fake.enqueue("model-openai-chat", { toolCalls: calls });
+    const created = await fork({ step: 5, model: "fake-openai-chat" });
+    expect(created.body).toMatchObject({
+      status: "failed",
+      turn: { status: "failed", toolCalls: 0, error: { text: "The answer could not be read as openai-chat: the answer holds 1001 events (1001 tool calls); one model turn keeps at most 1000" } },
+    });
+    expect((await view(created.body.group_id)).calls).toEqual([]);
+  });
+
   it("never stores the key: not in any row of any table", async () => {
     fake.enqueue("model-openai-chat", { error: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } } });
     const created = await fork({ step: 5, model: "fake-openai-chat" });
