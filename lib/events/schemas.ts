@@ -1,7 +1,7 @@
 // The runtime's side of a trace (POST /api/events), modelled on the seeds' four phases and the
 // agent-response stream. zod is the one source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
-import { groupIdentifier, identifier } from "../ingest/schemas.ts";
+import { groupIdentifier, identifier, TOOL_NAME_MAX } from "../ingest/schemas.ts";
 
 const groupId = groupIdentifier().describe("Conversation thread identifier (the callback's group_id)");
 const callKey = identifier().describe("Tool call identifier, unique within the thread (the callback's id)");
@@ -13,7 +13,7 @@ const common = {
 
 export const toolDeclarationSchema = z
   .looseObject({
-    name: identifier(256),
+    name: identifier(TOOL_NAME_MAX),
     description: z.string().max(100_000).optional(),
     inputSchema: z.unknown().optional().describe("JSON Schema of the arguments"),
     outputSchema: z.unknown().optional().describe("JSON Schema of structured results; results are validated against it"),
@@ -26,7 +26,7 @@ export const toolCallEventSchema = z
     ...common,
     id: callKey,
     call_id: identifier().nullable().optional().describe("Secondary id; results must echo it"),
-    name: identifier(256).describe("Tool name"),
+    name: identifier(TOOL_NAME_MAX).describe("Tool name"),
     arguments: z
       .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
       .optional()

@@ -5,9 +5,9 @@ import type { CanonicalEvent, ToolDeclaration } from "../formats/canonical.ts";
 import { parseTranscript } from "../formats/detect.ts";
 import { FormatError } from "../formats/format-error.ts";
 import { describeArguments } from "../events/service.ts";
-import { ID_MAX } from "../ingest/schemas.ts";
+import { ID_MAX, identifierProblem } from "../ingest/schemas.ts";
 import { sha256Hex } from "../results/hash.ts";
-import { isStorableAsIs, storableText } from "../results/text-codec.ts";
+import { storableText } from "../results/text-codec.ts";
 import type { ModelApi } from "../models/schemas.ts";
 import type { AnswerEventRow } from "./answers-repository.ts";
 
@@ -43,8 +43,9 @@ function uniqueCallKey(event: Extract<CanonicalEvent, { kind: "tool_call" }>, ta
 
 /**
  * A call's id and tool name become identifiers of the fork (the callback protocol answers by id), held to what
- * every way in takes: at most ID_MAX characters, no NUL, well-formed UTF-16. A model that sends another cannot
- * have its answer stored as is (PostgreSQL refuses NUL and index entries past a few KB).
+ * every way in takes (identifierProblem): at most ID_MAX characters and twice as many UTF-8 bytes, no NUL,
+ * well-formed UTF-16. A model that sends another cannot have its answer stored as is (PostgreSQL refuses NUL
+ * and index entries past 2,704 bytes).
  */
 function checkIdentifiers(event: Extract<CanonicalEvent, { kind: "tool_call" }>): void {
   for (const [what, value] of [
@@ -52,8 +53,8 @@ function checkIdentifiers(event: Extract<CanonicalEvent, { kind: "tool_call" }>)
     ["name", event.name],
   ] as const) {
     if (value === null) continue;
-    if (value.length > ID_MAX) throw new FormatError(event.path, `the tool call's ${what} is over ${ID_MAX} characters (${value.length})`);
-    if (!isStorableAsIs(value)) throw new FormatError(event.path, `the tool call's ${what} contains NUL or unpaired surrogate characters`);
+    const problem = identifierProblem(value, ID_MAX);
+    if (problem !== null) throw new FormatError(event.path, `the tool call's ${what} ${problem.startsWith("contains") ? problem : `is ${problem}`}`);
   }
 }
 

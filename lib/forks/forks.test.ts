@@ -243,14 +243,14 @@ describe.each(testBackends())("forks on $provider", (backend) => {
     fake.enqueue("model-gemini", { error: { status: 500, body: "upstream said \u0000 and stopped" } });
     const nulError = await fork({ step: 5, model: "fake-gemini" });
     expect(nulError.body).toMatchObject({ status: "failed", turn: { status: "failed", error: { httpStatus: 500, text: "upstream said \\u0000 and stopped" } } });
-    // Ids within the limits whose index entry PostgreSQL still cannot hold (3-byte characters that do not compress):
-    // the turn ends failed, saying why, rather than streaming until it is declared interrupted.
+    // An id within 512 characters but over 1,024 UTF-8 bytes (3-byte characters that do not compress), beside a
+    // thread id of 1,020 bytes: no PostgreSQL index entry could hold both, so it is refused like at every way in.
     const wide = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("");
     fake.enqueue("model-openai-responses", { toolCalls: [{ id: wide(512), name: "get_weather", arguments: { city: "Paris" } }] });
-    const wideFork = await fork({ step: 5, model: "fake-openai-responses", group_id: wide(511) });
+    const wideFork = await fork({ step: 5, model: "fake-openai-responses", group_id: wide(340) });
     const state = await settled(wideFork.body.group_id);
-    expect(state.turns[0]?.status).not.toBe("streaming");
-    if (state.turns[0]?.status === "failed") expect(state.turns[0].error?.text).toMatch(/^The answer could not be stored: /);
+    expect(state.turns[0]?.status).toBe("failed");
+    expect(state.turns[0]?.error?.text).toMatch(/id is over 1024 bytes in UTF-8/);
   });
 
   it("fails a turn whose answer would add more rows than a turn keeps", async () => {

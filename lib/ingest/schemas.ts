@@ -4,13 +4,41 @@ import { z } from "zod";
 import { isStorableAsIs } from "../results/text-codec.ts";
 
 export const ID_MAX = 512;
+/** The longest tool name, in characters (and twice as many UTF-8 bytes: identifierMaxBytes). */
+export const TOOL_NAME_MAX = 256;
+
+const utf8 = new TextEncoder();
+
+/**
+ * UTF-8 bytes an identifier of at most `max` characters may take: twice `max`. PostgreSQL refuses an index entry
+ * over 2,704 bytes, and a call is indexed by (group_id, id) together: 512 characters of CJK text each (1,536 bytes
+ * each) made every write of that call fail (a 503 the sender retried for ever) while SQLite took it.
+ */
+export function identifierMaxBytes(max = ID_MAX): number {
+  return 2 * max;
+}
+
+/** Why `value` cannot be an identifier of at most `max` characters (the rules below), or null when it can. */
+export function identifierProblem(value: string, max = ID_MAX): string | null {
+  if (value.length > max) return `over ${max} characters (${value.length})`;
+  const bytes = utf8.encode(value).length;
+  if (bytes > identifierMaxBytes(max)) return `over ${identifierMaxBytes(max)} bytes in UTF-8 (${bytes})`;
+  if (!isStorableAsIs(value)) return "contains NUL or unpaired surrogate characters";
+  return null;
+}
 
 /**
  * An identifier (group_id, id, call_id, tool name): PostgreSQL cannot store NUL and both databases would
- * turn a lone surrogate into U+FFFD, so such identifiers are rejected alike on both backends.
+ * turn a lone surrogate into U+FFFD, so such identifiers are rejected alike on both backends; and at most
+ * twice `max` bytes in UTF-8, so the database's indexes can hold it (identifierMaxBytes).
  */
 export function identifier(max = ID_MAX) {
-  return z.string().min(1).max(max).refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" });
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" })
+    .refine((value) => utf8.encode(value).length <= identifierMaxBytes(max), { message: `must be at most ${identifierMaxBytes(max)} bytes in UTF-8` });
 }
 
 /**

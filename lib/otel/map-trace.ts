@@ -10,6 +10,10 @@
 import { hash } from "node:crypto";
 import { asText, chatView, spanError, toolView, type ChatView, type Message, type ToolDefinition, type ToolView, type Usage } from "./span-views.ts";
 import { nanosToMillis, type OtelSpan } from "./otlp-types.ts";
+import { ID_MAX, identifierProblem } from "../ingest/schemas.ts";
+
+/** Room left in a call key for the suffixes newCallKey adds (`@` + 8 hex, `#n`). */
+const CALL_KEY_BASE_MAX = ID_MAX - 24;
 
 export type ItemKind = "message" | "reasoning" | "tool_call" | "tool_result" | "error";
 
@@ -277,10 +281,13 @@ class TraceMapper {
   }
 
   private newCallKey(id: string): string {
-    let key = id;
+    // An id no index can hold (identifierProblem: kilobytes, NUL) is named by its hash: the same span mapped again
+    // gets the same key, and the call is stored instead of failing the whole export on PostgreSQL.
+    const base = identifierProblem(id, CALL_KEY_BASE_MAX) === null ? id : `id-sha256-${hash("sha256", id, "hex").slice(0, 32)}`;
+    let key = base;
     // The same id used by another trace of this thread (a mock model's "call-1" in every run): a distinct call.
-    if (this.context.claimedCallKeys.has(key)) key = `${id}@${this.traceId.slice(0, 8)}`;
-    for (let n = 2; this.calls.has(key); n += 1) key = `${id}#${n}`;
+    if (this.context.claimedCallKeys.has(key)) key = `${base}@${this.traceId.slice(0, 8)}`;
+    for (let n = 2; this.calls.has(key); n += 1) key = `${base}#${n}`;
     return key;
   }
 

@@ -5,8 +5,7 @@
 import "server-only";
 import type { DriverConnection } from "../db/driver.ts";
 import type { Provider } from "../db/database-url.ts";
-import { ID_MAX, isDotSegment } from "../ingest/schemas.ts";
-import { isStorableAsIs } from "../results/text-codec.ts";
+import { identifierProblem, isDotSegment } from "../ingest/schemas.ts";
 import { sortableNanos, type OtelSpan } from "./otlp-types.ts";
 import { findLastTraces, findSpansOfTraces, findSuffixTraces, findTraces, type TraceRow } from "./repository.ts";
 import { parseTraceState, type TraceState } from "./rows.ts";
@@ -32,8 +31,9 @@ function threadOf(traceId: string, spans: OtelSpan[], warnings: TraceWarning[]):
     if (best === null || hint.rank < best.rank || (hint.rank === best.rank && start < best.start)) best = { ...hint, start };
   }
   if (best === null) return { groupId: traceId, source: "trace_id" };
-  if (best.groupId.length > ID_MAX || !isStorableAsIs(best.groupId) || isDotSegment(best.groupId)) {
-    warnings.push({ traceId, message: `trace ${traceId}: ${best.source} is not a storable thread id (over ${ID_MAX} characters, NUL, unpaired surrogates, or "." / ".." which no URL can address); the trace id names its thread` });
+  const problem = isDotSegment(best.groupId) ? '"." or ".." (no URL can address it)' : identifierProblem(best.groupId);
+  if (problem !== null) {
+    warnings.push({ traceId, message: `trace ${traceId}: ${best.source} is not a storable thread id (${problem}); the trace id names its thread` });
     return { groupId: traceId, source: "trace_id" };
   }
   return { groupId: best.groupId, source: best.source };

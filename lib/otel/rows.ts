@@ -8,6 +8,7 @@ import { analysisColumns } from "../ingest/result-columns.ts";
 import { analyzeResult } from "../results/analyze.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { encodeStoredText } from "../results/text-codec.ts";
+import { identifierProblem, TOOL_NAME_MAX } from "../ingest/schemas.ts";
 import type { MappedCall, MappedItem } from "./map-trace.ts";
 import type { CallRow, EventRow, ResultRow } from "./repository.ts";
 
@@ -72,7 +73,7 @@ export function callRow(call: MappedCall, threadId: number, groupId: string, res
     groupId,
     callKey: call.callKey,
     callId: null,
-    toolName: call.toolName,
+    toolName: storableToolName(call.toolName),
     argumentsText: encodedArgs?.stored ?? null,
     argumentsEscaped: encodedArgs?.escaped ?? false,
     argumentsJson: args.json,
@@ -128,3 +129,14 @@ export function eventRow(item: MappedItem, threadId: number, callId: number | nu
 const nullableString = (value: unknown): string | null => (typeof value === "string" ? value : null);
 const nullableNumber = (value: unknown): number | null => (typeof value === "number" ? value : null);
 const nullableBoolean = (value: unknown): boolean | null => (typeof value === "boolean" ? value : null);
+
+/**
+ * A span's tool name as the column takes it: names are indexed (the explorer's filters, Insights), so one past
+ * what every other way in accepts (identifierProblem with TOOL_NAME_MAX) is cut, marked with "…"; the span keeps it whole.
+ */
+export function storableToolName(name: string): string {
+  if (identifierProblem(name, TOOL_NAME_MAX) === null) return name;
+  let cut = [...name.replaceAll("\u0000", "")].slice(0, TOOL_NAME_MAX - 1).join("");
+  while (cut.length > 0 && identifierProblem(`${cut}…`, TOOL_NAME_MAX) !== null) cut = [...cut].slice(0, -8).join("");
+  return `${cut}…`;
+}

@@ -66,6 +66,9 @@ const ENVELOPE_KEYS = ["success", "confidence", "nextAction", "error", "source",
 // Keys that only an envelope would carry; `data`/`error`/`meta` alone are far too common in ordinary JSON.
 const ANCHOR_KEYS = ["success", "nextAction", "confidence"] as const;
 
+/** The longest error.type kept as a type (the protocol's are one word; tools invent others, never paragraphs). */
+export const ERROR_TYPE_MAX = 128;
+
 const NONE: EnvelopeAnalysis = { kind: "none" };
 
 /** Parses `text` (JSON object only) and judges it as an envelope. Never throws. */
@@ -244,7 +247,11 @@ function readError(object: JsonObject, envelope: Envelope, report: ProblemReport
     const type = readOwn(value, "type");
     // The seed's own failure story uses "external_timeout", outside its enum: that is reported, not guessed at.
     if (isOneOf(ENVELOPE_ERROR_TYPES, type)) error.type = type;
-    else {
+    else if (typeof type === "string" && type.length > ERROR_TYPE_MAX) {
+      // Not a type but a text (a stack trace, a whole message): the explorer and Insights group and index calls by
+      // their error type, and PostgreSQL cannot index a few kilobytes. Left out, reported; the raw text keeps it.
+      report.addWrong("error.type", `must be one of ${ENVELOPE_ERROR_TYPES.join("|")} (got a ${type.length}-character string, longer than any type: left out)`);
+    } else {
       // Kept (a person should see what the tool said), still reported as outside the protocol's list.
       if (typeof type === "string") error.type = type;
       report.addWrong("error.type", `must be one of ${ENVELOPE_ERROR_TYPES.join("|")} (got ${describeValue(type)})`);

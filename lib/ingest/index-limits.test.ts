@@ -1,0 +1,78 @@
+// Values the database indexes stay within what every backend's indexes hold. PostgreSQL refuses an index entry
+// over 2,704 bytes: a call indexed by (group_id, id) of 512 CJK characters each, an envelope whose error.type is a
+// paragraph, or a span whose tool call id or name is kilobytes long made every write of it fail there — a 503 the
+// sender retried for ever — while SQLite stored it. The same input is now refused (422) or stored, alike on both.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordEvents } from "../events/service.ts";
+import { acceptTraceExport } from "../otel/service.ts";
+import type { ReceivedSpan } from "../otel/otlp-types.ts";
+import { createSeeder } from "../overview/test-seed.ts";
+import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+
+/** `n` CJK ideographs that do not repeat in a pattern (so no database compresses them): 3 UTF-8 bytes each. */
+function ideographs(n: number, seed: number): string {
+  return Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((seed * 7919 + i * 104729) % 20000))).join("");
+}
+
+describe.each(testBackends())("index-sized values on $provider", (backend) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await useTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it("refuses an identifier over twice its character limit in UTF-8 bytes, naming it, and stores one within", async () => {
+    const refused = await recordEvents({ type: "tool_call", group_id: ideographs(512, 1), id: ideographs(512, 2), name: "lookup" }, { database: t.database });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain("must be at most 1024 bytes in UTF-8");
+    const stored = await recordEvents({ type: "tool_call", group_id: ideographs(340, 3), id: ideographs(340, 4), name: ideographs(170, 5) }, { database: t.database });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    expect(await t.database.client.toolCall.count({ where: { callKey: ideographs(340, 4) } })).toBe(1);
+  });
+
+  it("stores a result whose envelope error.type is a paragraph, without it as the call's error type", async () => {
+    const seed = createSeeder(t.database);
+    await seed.call({ group_id: "g-long-type", id: "c1", name: "deploy" });
+    const text = JSON.stringify({ success: false, data: null, confidence: 0.2, source: [], nextAction: "retry", error: { type: ideographs(3000, 6), message: "boom", retryable: true }, meta: {} });
+    const reply = await seed.deliver({ group_id: "g-long-type", id: "c1", text });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const call = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: "g-long-type" }, include: { results: true } });
+    expect(call).toMatchObject({ status: "errored", resultErrorType: null, resultIsError: true });
+    expect(call.results[0]?.text).toBe(text);
+  });
+
+  it("stores a span whose tool call id and name are kilobytes long, once, under a key its id always gets", async () => {
+    const longId = ideographs(3000, 7);
+    const longName = ideographs(1000, 8);
+    const start = String(BigInt(Date.now()) * 1_000_000n);
+    const spans: ReceivedSpan[] = [
+      {
+        origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
+        span: {
+          traceId: "c".repeat(32),
+          spanId: "d".repeat(16),
+          parentSpanId: null,
+          name: "execute_tool",
+          kind: 1,
+          startNs: start,
+          endNs: start,
+          status: { code: 0 },
+          events: [],
+          links: [],
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-long-span", "gen_ai.tool.name": longName, "gen_ai.tool.call.id": longId, "gen_ai.tool.call.result": "ok" },
+        },
+      },
+    ];
+    const send = () => acceptTraceExport({ decoded: { spans, rejected: { count: 0, reasons: [] } }, database: t.database });
+    expect(await send()).toBeNull();
+    expect(await send()).toBeNull();
+    const calls = await t.database.client.toolCall.findMany({ where: { groupId: "g-long-span" } });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.callKey).toMatch(/^id-sha256-[0-9a-f]{32}$/);
+    expect(calls[0]?.toolName.endsWith("…")).toBe(true);
+    expect(longName.startsWith(calls[0]?.toolName.slice(0, -1) ?? "-")).toBe(true);
+    expect(calls[0]?.status).toBe("completed");
+  });
+});
