@@ -18,6 +18,36 @@ function watchForEscapes(page: Page, baseURL: string) {
   return { dialogs, foreignRequests };
 }
 
+test("split needs room: on a 390 px phone the diff is drawn unified with whole lines, and split comes back when wide", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-diff-narrow");
+  const patch = "--- src/limits.ts\n+++ src/limits.ts\n@@ -1,2 +1,2 @@\n export const retries = 3;\n-export const timeoutMs = 30_000; // the gateway closes idle sockets after 30 s\n+export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket\n";
+  await registerCall(request, { group_id: group, id: "edit", name: "edit_file" });
+  await postResult(request, { group_id: group, id: "edit", text: "Edited src/limits.ts", display_as: [{ type: "diff", content: { path: "src/limits.ts", patch } }] });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/calls/${await findCallRowId(request, group, "edit")}`);
+  const diff = page.getByTestId("diff-viewer");
+  await diff.getByRole("button", { name: "Split" }).click();
+  await expect(diff.locator("table.diff-split")).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Side by side at 390 px left each side ~20 characters: every line wrapped into slivers.
+  await expect(diff.locator("table.diff-unified")).toBeVisible();
+  await expect(diff.locator("table.diff-split")).toHaveCount(0);
+  await expect(diff.getByRole("button", { name: "Split" })).toHaveCount(0);
+  await expect(diff.getByTestId("diff-split-waits")).toBeVisible();
+  const code = diff.locator("td.diff-code-insert");
+  await expect(code).toHaveText("export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket");
+  // Split gave each side ~55 px of code (8 characters a line); unified gives the code column the rest of the row.
+  expect((await code.boundingBox())?.width ?? 0, "the code column keeps most of the diff's width").toBeGreaterThan(150);
+  // The raw text stays one click away.
+  await page.getByRole("button", { name: "Raw text" }).click();
+  await expect(page.getByLabel("Raw result text")).toHaveText("Edited src/limits.ts");
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(diff.locator("table.diff-split")).toBeVisible();
+  await expect(diff.getByRole("button", { name: "Split" })).toHaveAttribute("aria-pressed", "true");
+});
+
 test("a diff segment is drawn as a diff and the raw text is reachable and exact", async ({ page, request, context, baseURL }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const group = uniqueGroup("e2e-diff");

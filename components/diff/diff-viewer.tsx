@@ -11,8 +11,10 @@ import { isTypingTarget } from "@/components/layout/shortcuts.ts";
 import { splitPatchFiles } from "@/lib/calls/patch-files.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { fileName } from "./diff-item-view.tsx";
+import { shownLayout, splitFits } from "./diff-layout.ts";
 import { diffItems, hunkId, type ParsedFile } from "./diff-items.ts";
 import { PlainDiffList, VirtualDiffList, type DiffListHandle } from "./diff-list.tsx";
+import { useElementWidth } from "./use-element-width.ts";
 
 export { COLLAPSE_OVER_LINES } from "./diff-items.ts";
 
@@ -22,7 +24,7 @@ const VIRTUAL_OVER_HUNKS = 30;
 
 // eslint-disable-next-line max-lines-per-function -- the viewer picks between the plain and the virtualized diff and owns the view-mode state both share
 export function DiffViewer({ path, patch, revealSecrets = false }: { path: string; patch: string; revealSecrets?: boolean }) {
-  const [viewType, setViewType] = useState<ViewType>("unified");
+  const [chosen, setChosen] = useState<ViewType>("unified");
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   const files = useMemo<ParsedFile[]>(
     () =>
@@ -42,10 +44,17 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
   const [current, setCurrent] = useState(0);
   // A layout switch keeps the reader at the item they were on (every height changes).
   const [startAt, setStartAt] = useState(0);
+  const viewer = useRef<HTMLDivElement>(null);
+  // Too narrow for split (a phone held upright), the reader's choice waits and unified is drawn; a resize
+  // that changes the drawn layout keeps their place like a click does.
+  const width = useElementWidth(viewer, (previous, next) => {
+    if (shownLayout(chosen, previous) !== shownLayout(chosen, next)) setStartAt(list.current?.firstVisible() ?? 0);
+  });
+  const viewType = shownLayout(chosen, width);
   const switchLayout = (next: ViewType) => {
-    if (next === viewType) return;
+    if (next === chosen) return;
     setStartAt(list.current?.firstVisible() ?? 0);
-    setViewType(next);
+    setChosen(next);
   };
 
   const onToggle = (fileIndex: number, hunkIndex: number) =>
@@ -85,20 +94,26 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
   }, [big]);
 
   return (
-    <div className="dv-viewer" data-testid="diff-viewer">
+    <div ref={viewer} className="dv-viewer" data-testid="diff-viewer" data-layout={viewType}>
       <div className="dv-toolbar">
         <span className="small">
           {files.length} {files.length === 1 ? "file" : "files"} · {hunkItems.length.toLocaleString("en-US")} {hunkItems.length === 1 ? "hunk" : "hunks"} ·{" "}
           <span className="stat-add">+{additions.toLocaleString("en-US")}</span> <span className="stat-del">−{deletions.toLocaleString("en-US")}</span>
         </span>
-        <div className="segmented" role="group" aria-label="Diff layout">
-          <button type="button" className="segment" aria-pressed={viewType === "unified"} onClick={() => switchLayout("unified")}>
-            Unified
-          </button>
-          <button type="button" className="segment" aria-pressed={viewType === "split"} onClick={() => switchLayout("split")}>
-            Split
-          </button>
-        </div>
+        {splitFits(width) ? (
+          <div className="segmented" role="group" aria-label="Diff layout">
+            <button type="button" className="segment" aria-pressed={viewType === "unified"} onClick={() => switchLayout("unified")}>
+              Unified
+            </button>
+            <button type="button" className="segment" aria-pressed={viewType === "split"} onClick={() => switchLayout("split")}>
+              Split
+            </button>
+          </div>
+        ) : chosen === "split" ? (
+          <span className="small muted" data-testid="diff-split-waits">
+            Unified here; split returns on a wider screen
+          </span>
+        ) : null}
       </div>
       {big ? (
         <div className="dv-nav" role="group" aria-label="Hunk navigator" data-testid="diff-navigator">
