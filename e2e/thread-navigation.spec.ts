@@ -131,3 +131,35 @@ test("a link to a call opens the thread around it", async ({ page, request }) =>
   await expect(step700).toHaveClass(/tl-focused/);
   await expect(step700).toBeInViewport();
 });
+
+test("the waterfall tells a timed-out call from an errored one by colour and by a word, wide and at 390 px", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-wf-timeout");
+  await registerCall(request, { group_id: group, id: "slow", name: "check_visa", timeout_ms: 300, step: 0 });
+  await registerCall(request, { group_id: group, id: "broken", name: "deploy", step: 0 });
+  await registerCall(request, { group_id: group, id: "fine", name: "lookup", step: 0 });
+  await postResults(request, [
+    { group_id: group, id: "broken", text: "Error: permission denied" },
+    { group_id: group, id: "fine", text: "ok" },
+  ]);
+  // The deadline sweeper marks the call timed out.
+  await expect(async () => expect((await (await request.get(`/api/calls?thread=${encodeURIComponent(group)}&status=timed_out`)).json()).items).toHaveLength(1)).toPass();
+
+  await page.goto(`/threads/${encodeURIComponent(group)}`);
+  await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
+  await page.keyboard.press("w");
+  const waterfall = page.getByRole("list", { name: "Waterfall of calls" });
+  const line = (tool: string) => waterfall.getByRole("listitem").filter({ hasText: tool });
+  await expect(line("check_visa")).toHaveAttribute("aria-label", /check_visa slow: starts at \+\d+ ms, timed out after/);
+  await expect(line("deploy")).toHaveAttribute("aria-label", /deploy broken: .*, errored after/);
+  await expect(line("check_visa").getByTestId("waterfall-outcome")).toHaveText("timed out");
+  await expect(line("deploy").getByTestId("waterfall-outcome")).toHaveText("errored");
+  await expect(line("lookup").getByTestId("waterfall-outcome")).toHaveCount(0);
+  const colour = (tool: string) => line(tool).locator(".wf-bar").evaluate((bar) => getComputedStyle(bar).backgroundColor);
+  const [timedOut, errored, finished] = [await colour("check_visa"), await colour("deploy"), await colour("lookup")];
+  expect(new Set([timedOut, errored, finished]).size, `timed out ${timedOut}, errored ${errored}, finished ${finished}`).toBe(3);
+
+  // At 390 px the figures give way to the track; the word stays.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(line("check_visa").getByTestId("waterfall-outcome")).toBeVisible();
+  await expect(line("check_visa").getByTestId("waterfall-outcome")).toBeInViewport();
+});

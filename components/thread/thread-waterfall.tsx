@@ -10,6 +10,7 @@ import { useNow } from "@/components/ui/use-now.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallBrief } from "@/lib/threads/schemas.ts";
 import type { TimelineWindow } from "./use-timeline-window.ts";
+import { barLabel, barOutcome } from "./waterfall-bar.ts";
 
 const LINE_PX = 28;
 
@@ -61,7 +62,8 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
             const tool = presentUntrustedText(bar.call.toolName);
             const offset = bar.start - origin;
             const duration = bar.end - bar.start;
-            const label = `${tool} ${presentUntrustedText(bar.call.callKey)}: starts at +${formatDuration(offset)}, ${bar.open ? "running for" : "took"} ${formatDuration(duration)}`;
+            const label = barLabel({ tool, callKey: presentUntrustedText(bar.call.callKey), status: bar.call.status, open: bar.open, offsetMs: offset, durationMs: duration });
+            const outcome = barOutcome(bar.call.status, bar.open);
             return (
               <div
                 key={item.key}
@@ -77,13 +79,20 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
                 </Link>
                 <span className="wf-track" aria-hidden="true">
                   <span
-                    className={`wf-bar wf-${bar.call.status}${bar.open ? " wf-open" : ""}`}
+                    className={`wf-bar wf-${outcome.tone}`}
                     style={{ left: pct(offset), width: `max(2px, ${pct(duration)})` }}
                     title={label}
                   />
                 </span>
                 <span className="wf-figures small mono">
-                  +{formatDuration(offset)} · {formatDuration(duration)}
+                  <span className="wf-times">
+                    +{formatDuration(offset)} · {formatDuration(duration)}
+                  </span>
+                  {outcome.word ? (
+                    <span className={`wf-word wf-word-${outcome.tone}`} data-testid="waterfall-outcome">
+                      {outcome.word}
+                    </span>
+                  ) : null}
                 </span>
               </div>
             );
