@@ -35,3 +35,43 @@ test("the storage view shows the database and what retention removes next", asyn
   await expect(page.getByTestId("retention-settings")).toContainText("Off");
   await page.screenshot({ path: "test-results/screenshots/storage.png", fullPage: true });
 });
+
+test.describe("in dark mode", () => {
+  test.use({ colorScheme: "dark" });
+
+  test("the storage view is drawn with the dark palette: facts in two columns, tables with the theme's header and rules", async ({ page }) => {
+    await page.goto("/settings/storage");
+    await expect(page.getByRole("heading", { name: "Storage", level: 1 })).toBeVisible();
+    const palette = await page.evaluate(() => {
+      // Resolve a theme variable to the colour the browser computes for it.
+      const probe = document.createElement("span");
+      document.body.append(probe);
+      const resolve = (name: string) => {
+        probe.style.color = `var(${name})`;
+        return getComputedStyle(probe).color;
+      };
+      const result = { surface2: resolve("--surface-2"), border: resolve("--border"), muted: resolve("--text-muted") };
+      probe.remove();
+      return result;
+    });
+    expect(palette.surface2, "the dark palette is in force").toBe("rgb(29, 34, 43)");
+
+    // Database facts: a term column and a value column, terms in the muted text colour (not an indented browser list).
+    const facts = page.locator("dl").filter({ hasText: "Oldest delivery" });
+    expect(await facts.evaluate((dl) => getComputedStyle(dl).display)).toBe("grid");
+    expect(await facts.locator("dt").first().evaluate((dt) => getComputedStyle(dt).color)).toBe(palette.muted);
+    expect(await facts.locator("dd").first().evaluate((dd) => getComputedStyle(dd).marginLeft)).toBe("0px");
+
+    // Rows per table: the theme's header shade, a rule under each row, padded cells, counts right-aligned.
+    const table = page.getByRole("table", { name: "Rows per table" });
+    const header = table.getByRole("columnheader", { name: "Table" });
+    expect(await header.evaluate((th) => getComputedStyle(th).backgroundColor)).toBe(palette.surface2);
+    const cell = table.getByTestId("rows-ToolResult");
+    const style = await cell.evaluate((td) => {
+      const computed = getComputedStyle(td);
+      return { border: computed.borderBottomColor, borderWidth: computed.borderBottomWidth, padding: computed.paddingLeft, align: computed.textAlign };
+    });
+    expect(style).toEqual({ border: palette.border, borderWidth: "1px", padding: "12px", align: "right" });
+    await page.screenshot({ path: "test-results/screenshots/storage-dark.png", fullPage: true });
+  });
+});

@@ -1,4 +1,6 @@
-// The storage view's tables (server-rendered from a StorageReport DTO; no client code needed).
+// The storage view's tables (server-rendered from a StorageReport DTO; no client code needed). Drawn with the
+// theme's own pieces (.kv facts, .table in a scrolling .table-wrap) so both palettes style it: bare browser
+// tables and an unstyled list ran cells together and ignored the dark palette's borders and header shade.
 import { formatBytes, formatCount } from "@/components/ui/format.ts";
 import type { StorageReport } from "@/lib/lifecycle/storage.ts";
 
@@ -14,7 +16,7 @@ export function StorageView({ report }: { report: StorageReport }) {
     <>
       <div className="card">
         <h2>Database</h2>
-        <dl className="facts">
+        <dl className="kv">
           <dt>Kind</dt>
           <dd>{database.provider === "sqlite" ? "SQLite" : "PostgreSQL"} <span className="mono small">{database.url}</span></dd>
           <dt>Size</dt>
@@ -49,24 +51,26 @@ export function StorageView({ report }: { report: StorageReport }) {
               {formatCount(next.threadCount)} threads{orphanRows.map(([table, n]) => `, ${formatCount(n)} ${table} rows of no thread`).join("")}.
             </p>
             {next.threads.length > 0 ? (
-              <table aria-label="Threads removed next">
-                <thead>
-                  <tr>
-                    <th scope="col">Thread</th>
-                    <th scope="col">Last activity</th>
-                    <th scope="col">Why</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {next.threads.map((thread) => (
-                    <tr key={thread.groupId}>
-                      <td className="mono">{thread.groupId}</td>
-                      <td>{when(thread.lastActivityAt)}</td>
-                      <td>{thread.reason === "age" ? "older than the age limit" : "over the size limit"}</td>
+              <div className="table-wrap">
+                <table className="table" aria-label="Threads removed next">
+                  <thead>
+                    <tr>
+                      <th scope="col">Thread</th>
+                      <th scope="col">Last activity</th>
+                      <th scope="col">Why</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {next.threads.map((thread) => (
+                      <tr key={thread.groupId}>
+                        <td className="mono">{thread.groupId}</td>
+                        <td className="nowrap">{when(thread.lastActivityAt)}</td>
+                        <td>{thread.reason === "age" ? "older than the age limit" : "over the size limit"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             ) : null}
           </>
         )}
@@ -78,22 +82,26 @@ export function StorageView({ report }: { report: StorageReport }) {
       </div>
       <div className="card">
         <h2>Rows per table</h2>
-        <table aria-label="Rows per table">
-          <thead>
-            <tr>
-              <th scope="col">Table</th>
-              <th scope="col">Rows</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.tables.map((row) => (
-              <tr key={row.table}>
-                <td className="mono">{row.table}</td>
-                <td data-testid={`rows-${row.table}`}>{formatCount(row.rows)}</td>
+        <div className="table-wrap storage-rows">
+          <table className="table" aria-label="Rows per table">
+            <thead>
+              <tr>
+                <th scope="col">Table</th>
+                <th scope="col" className="num">Rows</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {report.tables.map((row) => (
+                <tr key={row.table}>
+                  <td className="mono">{row.table}</td>
+                  <td className="num" data-testid={`rows-${row.table}`}>
+                    {formatCount(row.rows)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </>
   );
