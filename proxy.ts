@@ -6,6 +6,7 @@ import { sessionUser } from "@/lib/access/auth.ts";
 import { checkBrowserWrite, checkHost } from "@/lib/access/browser-checks.ts";
 import { contentSecurityPolicy, newNonce } from "@/lib/access/csp.ts";
 import { accessSettings } from "@/lib/access/settings.ts";
+import { intendedApiPath, miscasedApiPathError } from "@/lib/http/api-path-case.ts";
 import { AppError } from "@/lib/http/app-error.ts";
 
 /** Pages a visitor reaches without a session in exposed mode. */
@@ -25,6 +26,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     throw error;
   }
   const { pathname, search } = request.nextUrl;
+  // A mis-cased API path (/API/callback) is an API client's typo: JSON naming the right path, not a sign-in page.
+  // `npm start` answers it in its own server before Next (lib/server); this covers `next dev`.
+  const intended = intendedApiPath(pathname);
+  if (intended) return refusal(miscasedApiPathError(pathname, intended));
   if (settings.mode === "exposed" && !OPEN_PAGES.includes(pathname)) {
     const user = await sessionUser(request.headers);
     if (!user) {

@@ -103,3 +103,16 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
   await api.dispose();
   await context.close();
 });
+
+test("a mis-cased API path (/API/callback) answers a JSON 404 naming /api/callback, not a redirect to sign-in", async () => {
+  const api = await playwrightRequest.newContext({ baseURL: EXPOSED_URL });
+  for (const [method, path, use] of [["POST", "/API/callback", "/api/callback"], ["GET", "/Api/threads", "/api/threads"], ["POST", "/V1/traces", "/v1/traces"]] as const) {
+    const answer = await api.fetch(path, { method, data: {}, maxRedirects: 0 });
+    expect(answer.status(), `${method} ${path}`).toBe(404);
+    expect(answer.headers()["content-type"], path).toContain("application/json");
+    expect(await answer.json(), path).toMatchObject({ error: { code: "not_found", details: { use } } });
+  }
+  // A page path is still a page: without a session it goes to sign-in.
+  expect((await api.get("/Threads", { maxRedirects: 0 })).status()).toBe(303);
+  await api.dispose();
+});

@@ -72,4 +72,23 @@ describe("Toolscope's server in front of Next", () => {
     expect(seen).toEqual([]);
     for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect((await request(port, "/api/threads", {}, method)).status, method).toBe(200);
   });
+
+  it("answers a mis-cased API path (/API/callback) with a JSON 404 naming the path to use, never handing it to Next's pages", async () => {
+    seen.length = 0;
+    const cases: [path: string, method: string, use: string][] = [
+      ["/API/callback", "POST", "/api/callback"],
+      ["/Api/threads/Group-A/summary", "GET", "/api/threads/Group-A/summary"],
+      ["/api/Callback", "POST", "/api/callback"],
+      ["/V1/traces", "POST", "/v1/traces"],
+    ];
+    for (const [path, method, use] of cases) {
+      const answer = await request(port, path, {}, method);
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body), path).toEqual({ error: { code: "not_found", message: `No endpoint at ${path}: API paths are case-sensitive; use ${use}`, details: { use } } });
+    }
+    expect(seen).toEqual([]);
+    // Pages and correctly cased API paths still reach Next.
+    for (const path of ["/Threads", "/api/threads/Group-A/summary", "/apis"]) expect((await request(port, path)).status, path).toBe(200);
+    expect(seen.map((s) => s.url)).toEqual(["/Threads", "/api/threads/Group-A/summary", "/apis"]);
+  });
 });

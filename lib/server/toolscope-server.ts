@@ -5,6 +5,7 @@ import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
 import { getDatabase } from "../db/client.ts";
+import { intendedApiPath, miscasedApiPathError } from "../http/api-path-case.ts";
 import { AppError } from "../http/app-error.ts";
 import { serveNode, writeReply } from "../http/node-adapter.ts";
 import { errorReply } from "../http/reply.ts";
@@ -57,6 +58,12 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
       }
       if (!pathDecodes(path)) {
         writeReply(req, res, errorReply(new AppError("bad_request", "The URL path has a percent-escape that is not UTF-8 (e.g. %ff); encode ids with encodeURIComponent")));
+        return;
+      }
+      // /API/callback: Next would draw an HTML page (or, exposed, redirect to sign-in); an API client needs JSON.
+      const intended = intendedApiPath(path, (lowered) => LEAN_ROUTES.has(routePath(lowered)));
+      if (intended) {
+        writeReply(req, res, errorReply(miscasedApiPathError(path, intended)));
         return;
       }
       setPeerAddress(req);
