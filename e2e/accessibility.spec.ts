@@ -1,5 +1,5 @@
-// Accessibility and the app frame against a production build: no serious or critical axe-core violation on any
-// page in light or dark mode; not-found answers HTTP 404 and keeps the navigation; the favicon; a skip link; the
+// Accessibility and the app frame against a production build: no serious or critical axe-core violation, and no
+// skipped heading level, on any page in light or dark mode; not-found answers HTTP 404 and keeps the navigation; the favicon; a skip link; the
 // `?` shortcuts dialog; and every page usable at 390 px (the navigation folds, nothing scrolls the page sideways).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -76,10 +76,16 @@ function fill(template: string, values: Seeded): string {
   return template.replace(/\{(group|fork|diffCall|okCall)\}/g, (_, key: keyof Seeded) => encodeURIComponent(values[key]));
 }
 
+/**
+ * Rules enforced whatever axe's impact says: a skipped heading level ("moderate") breaks navigating by headings,
+ * the way screen-reader users skim a page, and left h1 → h3 on the comparison and h2 → h4 under spans.
+ */
+const ALWAYS_ENFORCED = new Set(["heading-order"]);
+
 async function audit(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical" || ALWAYS_ENFORCED.has(violation.id))
     .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id}: ${violation.help} — ${node.target.join(" ")}\n    ${node.failureSummary ?? ""}`));
 }
 
@@ -87,7 +93,7 @@ for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`axe, ${colorScheme} mode`, () => {
     test.use({ colorScheme });
     for (const template of PAGES) {
-      test(`${template} has no serious or critical violations`, async ({ page, request }) => {
+      test(`${template} has no serious or critical violations and skips no heading level`, async ({ page, request }) => {
         const url = fill(template, await pages(request));
         await page.goto(url);
         await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
@@ -108,6 +114,17 @@ test("a large collapsed hunk's button is named by its visible text (label in nam
   await page.goto(`/calls/${await findCallRowId(request, group, "big")}`);
   // Voice control users say what they see: the button's name starts with its visible text.
   await expect(page.getByRole("button", { name: "Expand 500 lines" })).toBeVisible();
+  expect(await audit(page)).toEqual([]);
+});
+
+test("an opened tool declaration keeps the heading levels (h2 Arguments, then h3 schemas)", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-a11y-declaration");
+  const declaration = { name: "get_weather", description: "Current weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+  await registerCall(request, { group_id: group, id: "w", name: "get_weather", arguments: { city: "Paris" }, declaration });
+  await postResult(request, { group_id: group, id: "w", text: "sunny" });
+  await page.goto(`/calls/${await findCallRowId(request, group, "w")}`);
+  await page.getByText("Tool declaration").click();
+  await expect(page.getByRole("heading", { name: "inputSchema", level: 3 })).toBeVisible();
   expect(await audit(page)).toEqual([]);
 });
 

@@ -5,15 +5,16 @@
 import { ExportResultCode } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { runAiSdkToolLoop } from "../lib/otel/testing/ai-sdk-run.ts";
-import { uniqueGroup } from "./support/seed.ts";
+import { findCallRowId, uniqueGroup } from "./support/seed.ts";
 
 function exportSpans(exporter: OTLPTraceExporter, spans: ReadableSpan[]): Promise<{ code: number; error?: Error }> {
   return new Promise((resolve) => exporter.export(spans, resolve));
 }
 
-test("an AI SDK agent's OTLP spans become its conversation's thread, call by call", async ({ page, baseURL }) => {
+test("an AI SDK agent's OTLP spans become its conversation's thread, call by call", async ({ page, baseURL, request }) => {
   const conversationId = uniqueGroup("weather-agent");
   // Two runs of one conversation (the second asks a follow-up), as an app would emit them.
   const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
@@ -42,6 +43,13 @@ test("an AI SDK agent's OTLP spans become its conversation's thread, call by cal
 
   const path = process.env.DOCS_SCREENSHOTS === "1" ? "public/docs/otel-thread.png" : "test-results/screenshots/otel-thread.png";
   await page.screenshot({ path, fullPage: true });
+
+  // The call's spans panel (h2) titles each span's parts one level down (h3), never skipping to h4.
+  await page.goto(`/calls/${await findCallRowId(request, conversationId, "call-weather-1")}`);
+  await expect(page.getByRole("heading", { name: /OpenTelemetry spans/, level: 2 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Attributes", level: 3 }).first()).toBeVisible();
+  const headingOrder = await new AxeBuilder({ page }).withRules(["heading-order"]).analyze();
+  expect(headingOrder.violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" ")))).toEqual([]);
 });
 
 test("a thread open in the browser follows a re-mapping that rewrites rows it shows, without a reload", async ({ page, baseURL }) => {

@@ -99,7 +99,10 @@ export function CompareRows({ rows, firstDivergence = null, forkPoint = null }: 
               aria-label={`Step-aligned call ${row.index + 1}${first ? ", the first divergence" : ""}`}
             >
               <div className="compare-row-head">
-                <span className="compare-row-index mono">#{row.index + 1}</span>
+                {/* Each row's heading: its Arguments / Result headings (h3) sit under it, not straight under the page's h1. */}
+                <h2 className="compare-row-index mono">
+                  <span className="sr-only">Call </span>#{row.index + 1}
+                </h2>
                 <CallLabel call={row.a} side="A" />
                 <CallLabel call={row.b} side="B" />
                 <span className="compare-badges">

@@ -68,27 +68,27 @@ function Span({ span, open }: { span: SpanView; open: boolean }) {
           </>
         ) : null}
       </dl>
-      <h4 className="small">Attributes</h4>
+      <h3 className="small">Attributes</h3>
       <Attributes items={span.attributes} label="attributes" />
       {span.events.map((event, index) => (
         <div key={`${event.name}-${index}`}>
-          <h4 className="small">
+          <h3 className="small">
             Event <span className="mono">{event.name}</span> <span className="muted mono">{event.at}</span>
-          </h4>
+          </h3>
           <Attributes items={event.attributes} label={`attributes of event ${event.name}`} />
         </div>
       ))}
       {span.links.map((link) => (
         <div key={`${link.traceId}-${link.spanId}`}>
-          <h4 className="small">
+          <h3 className="small">
             Link <span className="mono">{link.traceId} / {link.spanId}</span>
-          </h4>
+          </h3>
           <Attributes items={link.attributes} label="link attributes" />
         </div>
       ))}
-      <h4 className="small">
+      <h3 className="small">
         Resource · scope <span className="mono">{span.scope.name}{span.scope.version ? ` ${span.scope.version}` : ""}</span>
-      </h4>
+      </h3>
       <Attributes items={span.resource} label="resource attributes" />
       {span.scope.attributes.length > 0 ? <Attributes items={span.scope.attributes} label="scope attributes" /> : null}
     </details>

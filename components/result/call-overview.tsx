@@ -103,15 +103,15 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
           </summary>
           <div className="schema-grid">
             <div>
-              <h4>inputSchema</h4>
+              <h3>inputSchema</h3>
               {call.declaration.inputSchema ? <JsonView preview={call.declaration.inputSchema} label="Input schema" /> : <p className="muted small">None.</p>}
             </div>
             <div>
-              <h4>outputSchema</h4>
+              <h3>outputSchema</h3>
               {call.outputSchema ? <JsonView preview={call.outputSchema} label="Output schema" /> : <p className="muted small">None.</p>}
             </div>
           </div>
-          <h4>Whole declaration</h4>
+          <h3>Whole declaration</h3>
           <JsonView preview={call.declaration.value} label="Tool declaration" />
         </details>
       ) : null}
