@@ -18,6 +18,32 @@ function watchForEscapes(page: Page, baseURL: string) {
   return { dialogs, foreignRequests };
 }
 
+test("split view: the empty side beside an added line is ruled in the border colour, not a deletion red", async ({ page, request }) => {
+  const group = uniqueGroup("e2e-diff-omit");
+  const patch = "--- a.ts\n+++ a.ts\n@@ -1,1 +1,2 @@\n export const a = 1;\n+export const b = 2;\n";
+  await registerCall(request, { group_id: group, id: "edit", name: "edit_file" });
+  await postResult(request, { group_id: group, id: "edit", text: "Edited a.ts", display_as: [{ type: "diff", content: { path: "a.ts", patch } }] });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/calls/${await findCallRowId(request, group, "edit")}`);
+    const diff = page.getByTestId("diff-viewer");
+    await diff.getByRole("button", { name: "Split" }).click();
+    const omitted = diff.locator("td.diff-gutter-omit").first();
+    await expect(omitted).toBeAttached();
+    const [line, border] = await omitted.evaluate((cell) => {
+      const probe = document.createElement("span");
+      probe.style.backgroundColor = "var(--border)";
+      cell.closest(".dv-viewer")?.append(probe);
+      const colours = [getComputedStyle(cell, "::before").backgroundColor, getComputedStyle(probe).backgroundColor];
+      probe.remove();
+      return colours;
+    });
+    // react-diff-view's default rule is #cb2a1d: on the old side of an addition it read as "deleted".
+    expect(line, scheme).toBe(border);
+  }
+});
+
 test("split needs room: on a 390 px phone the diff is drawn unified with whole lines, and split comes back when wide", async ({ page, request }) => {
   const group = uniqueGroup("e2e-diff-narrow");
   const patch = "--- src/limits.ts\n+++ src/limits.ts\n@@ -1,2 +1,2 @@\n export const retries = 3;\n-export const timeoutMs = 30_000; // the gateway closes idle sockets after 30 s\n+export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket\n";
