@@ -168,6 +168,28 @@ describe("a provider echoing the key outside the answer's text", () => {
   });
 });
 
+describe("a stream that breaks off", () => {
+  it("says the answer broke off, not that the provider could not be reached", async () => {
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "Half an ans" } }] })}\n\n`, () => response.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target: ModelTarget = { name: "reset", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 5000 };
+      const error = await failure(callModel({ target, history: HISTORY["openai-chat"], apiKey: null }));
+      expect(error.text).toMatch(new RegExp(`^The answer from http://127\\.0\\.0\\.1:${port}/v1/chat/completions broke off while streaming: `));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // Nothing listening: that one could not be reached.
+    const closed: ModelTarget = { name: "gone", api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", timeoutMs: 5000 };
+    expect((await failure(callModel({ target: closed, history: HISTORY["openai-chat"], apiKey: null }))).text).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: /);
+  });
+});
+
 describe("a provider streaming without end", () => {
   it("fails the turn once the stream passes the byte limit, instead of holding it all in memory", async () => {
     const event = `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "A".repeat(16_000) } }] })}\n\n`;

@@ -71,12 +71,14 @@ async function readErrorBody(response: Response): Promise<string> {
   return text.length > MAX_ERROR_BODY_CHARS ? `${text.slice(0, MAX_ERROR_BODY_CHARS)}\n… (cut at ${MAX_ERROR_BODY_CHARS} characters)` : text || response.statusText;
 }
 
-function describeFailure(error: unknown, url: string, timeout: AbortSignal, cancel: AbortSignal | undefined, timeoutMs: number): ProviderError {
+function describeFailure(error: unknown, url: string, timeout: AbortSignal, cancel: AbortSignal | undefined, timeoutMs: number, answering: boolean): ProviderError {
   if (cancel?.aborted) return new ProviderError("Stopped before the model finished answering");
   if (timeout.aborted) return new ProviderError(`No complete answer from ${url} within ${timeoutMs} ms (the target's timeoutMs)`);
   if (error instanceof ProviderError) return error;
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
   const message = error instanceof Error ? error.message : String(error);
+  // Reached, and answering: the stream broke (a reset, a proxy's idle close), which "could not reach" would misstate.
+  if (answering) return new ProviderError(`The answer from ${url} broke off while streaming: ${message}${cause}`);
   return new ProviderError(`Could not reach ${url}: ${message}${cause}`);
 }
 
@@ -87,6 +89,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
   const timeoutMs = target.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
+  let answering = false;
   try {
     const response = await fetch(request.url, {
       method: "POST",
@@ -96,6 +99,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
       signal,
       redirect: "error",
     });
+    answering = true;
     if (!response.ok) throw new ProviderError(await readErrorBody(response), response.status);
     const type = response.headers.get("content-type") ?? "";
     if (!type.includes("text/event-stream")) {
@@ -156,7 +160,7 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
     // The answer is stored and shown like the errors are: masked, wherever the provider may have echoed the key.
     return maskKeyDeep(accumulator.finish(), apiKey);
   } catch (error) {
-    const failed = describeFailure(error, request.url, timeout, options.signal, timeoutMs);
+    const failed = describeFailure(error, request.url, timeout, options.signal, timeoutMs, answering);
     throw new ProviderError(maskKey(failed.text, apiKey), failed.httpStatus);
   }
 }
