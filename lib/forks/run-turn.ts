@@ -9,7 +9,7 @@ import { isRecord } from "../formats/json-fields.ts";
 import { AppError } from "../http/app-error.ts";
 import { buildModelRequest, callModel, ProviderError } from "../models/client.ts";
 import { EMPTY_LIVE_OUTPUT, type LiveOutput, type ModelAnswer, type ModelTarget } from "../models/schemas.ts";
-import { maskKey } from "../models/targets.ts";
+import { maskKey, maskKeyStreaming } from "../models/targets.ts";
 import { renderHistory, stringifyRequest } from "../replay/render-history.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { storableText } from "../results/text-codec.ts";
@@ -49,8 +49,15 @@ type TurnOptions = {
   from: readonly string[];
 };
 
-function liveJson(live: LiveOutput, key: string | null): string {
-  return maskKey(JSON.stringify(live), key);
+/** A turn's output as shown; `streaming` (in progress, or cut off by a failure) also holds back a tail that may be the key's beginning. */
+function liveJson(live: LiveOutput, key: string | null, streaming: boolean): string {
+  if (!streaming) return maskKey(JSON.stringify(live), key);
+  const mask = (text: string) => maskKeyStreaming(text, key);
+  return JSON.stringify({
+    text: mask(live.text),
+    reasoning: mask(live.reasoning),
+    calls: live.calls.map((call) => ({ id: call.id === null ? null : mask(call.id), name: mask(call.name), arguments: mask(call.arguments) })),
+  } satisfies LiveOutput);
 }
 
 /** Renders the fork's thread, opens the turn (refusing when the history has unanswered calls) and starts it. */
@@ -102,7 +109,7 @@ async function runTurn(turn: RunningTurn): Promise<void> {
   let lastWrite = 0;
   // Writes are chained so they land in order; a failed progress write is not fatal (the answer is what counts).
   const write = () => {
-    const json = liveJson(live, apiKey);
+    const json = liveJson(live, apiKey, true);
     lastWrite = Date.now();
     writing = writing.then(async () => {
       const unchanged = json === written;
@@ -135,7 +142,7 @@ async function runTurn(turn: RunningTurn): Promise<void> {
     live = answer.live;
     outcome = {
       status: "completed",
-      liveJson: liveJson(answer.live, apiKey),
+      liveJson: liveJson(answer.live, apiKey, false),
       responseJson: maskKey(JSON.stringify(answer.response), apiKey),
       stopReason: answer.stopReason === null ? null : storableText(answer.stopReason),
       toolCalls: 0,
@@ -150,7 +157,7 @@ async function runTurn(turn: RunningTurn): Promise<void> {
     runStatus = stopped ? "cancelled" : "failed";
     outcome = {
       status: stopped ? "cancelled" : "failed",
-      liveJson: liveJson(live, apiKey),
+      liveJson: liveJson(live, apiKey, true),
       responseJson: null,
       stopReason: null,
       toolCalls: 0,

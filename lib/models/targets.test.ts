@@ -1,7 +1,7 @@
 // TOOLSCOPE_MODELS: valid targets listed without keys, every kind of bad value reported precisely.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/app-error.ts";
-import { findModelTarget, listModelTargets, maskKey, readApiKey, readModelTargets } from "./targets.ts";
+import { findModelTarget, listModelTargets, maskKey, maskKeyStreaming, readApiKey, readModelTargets } from "./targets.ts";
 
 const target = (overrides: Record<string, unknown> = {}) => ({ name: "gpt", api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", apiKeyEnv: "OPENAI_API_KEY", ...overrides });
 const env = (targets: unknown, extra: Record<string, string> = {}) => ({ TOOLSCOPE_MODELS: JSON.stringify(targets), ...extra });
@@ -74,5 +74,19 @@ describe("model targets", () => {
   it("masks every occurrence of a key", () => {
     expect(maskKey("bad key sk-abcdef, sk-abcdef", "sk-abcdef")).toBe("bad key [API key redacted], [API key redacted]");
     expect(maskKey("text", null)).toBe("text");
+  });
+});
+
+describe("masking text that is still streaming", () => {
+  const KEY = "sk-test-0123456789abcdef";
+  it("holds back a tail that may be the key's beginning, and masks the whole key", () => {
+    // The provider echoes the key across two stream events: between them the text ends with its first half.
+    expect(maskKeyStreaming(`Your key is ${KEY.slice(0, 12)}`, KEY)).toBe("Your key is ");
+    expect(maskKeyStreaming(`Your key is ${KEY}.`, KEY)).toBe("Your key is [API key redacted].");
+    expect(maskKeyStreaming("plain text", KEY)).toBe("plain text");
+    // What streams on after a held-back tail shows it again once it is clearly not the key.
+    expect(maskKeyStreaming("the tasks", KEY)).toBe("the task");
+    expect(maskKeyStreaming("the tasks are done", KEY)).toBe("the tasks are done");
+    expect(maskKeyStreaming(`x ${KEY.slice(0, 12)}`, null)).toBe(`x ${KEY.slice(0, 12)}`);
   });
 });

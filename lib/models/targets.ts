@@ -87,6 +87,17 @@ export function maskKey(text: string, key: string | null): string {
 }
 
 /**
+ * Text still streaming, masked: the key, and a tail that may be the key's beginning with the rest not streamed yet,
+ * held back (a provider echoing the key across two stream events would otherwise show its first part in between).
+ */
+export function maskKeyStreaming(text: string, key: string | null): string {
+  const masked = maskKey(text, key);
+  if (key === null || key.length < 4) return masked;
+  for (let n = Math.min(key.length - 1, masked.length); n > 0; n -= 1) if (masked.endsWith(key.slice(0, n))) return masked.slice(0, -n);
+  return masked;
+}
+
+/**
  * A copy of a JSON-shaped value (a provider's parsed answer) with `key` masked in every string and every object
  * key: a provider or a proxy in front of it may echo the key into the text, a call's id or arguments, the usage
  * object or the stop reason, all of which are stored and shown.
