@@ -2,6 +2,7 @@
 // The summary leaves out what can be recomputed from the stored text (envelope data, MCP block bodies,
 // diff patches), so a 5 MB result is not stored twice.
 import type { ResultAnalysis } from "../results/analyze.ts";
+import { storableText } from "../results/text-codec.ts";
 
 export type ResultSummary = {
   envelope: { kind: string; problems: string[]; location: string | null; sourceCount: number } | null;
@@ -49,6 +50,13 @@ export function summarizeAnalysis(analysis: ResultAnalysis): ResultSummary {
   };
 }
 
+/**
+ * An envelope string copied into a column of its own: PostgreSQL refuses NUL in text (every write of the result
+ * failed there, a 503 the sender retried for ever, while SQLite stored it), so NUL is written out as `\u0000` and
+ * lone surrogates become U+FFFD, alike on both databases. The result's text keeps the exact value.
+ */
+const column = (value: string | undefined): string | null => (value === undefined ? null : storableText(value));
+
 export function analysisColumns(analysis: ResultAnalysis) {
   const envelope = analysis.envelope.kind === "none" ? null : analysis.envelope.envelope;
   const error = envelope?.error ?? null;
@@ -60,13 +68,13 @@ export function analysisColumns(analysis: ResultAnalysis) {
     success: envelope?.success ?? null,
     confidence: typeof envelope?.confidence === "number" && Number.isFinite(envelope.confidence) ? envelope.confidence : null,
     nextAction: envelope?.nextAction ?? null,
-    errorType: error?.type ?? null,
-    errorMessage: error?.message ?? null,
+    errorType: column(error?.type),
+    errorMessage: column(error?.message),
     errorRetryable: error?.retryable ?? null,
-    errorUserMessage: error?.userMessage ?? null,
-    metaToolName: envelope?.meta?.toolName ?? null,
-    metaToolVersion: envelope?.meta?.toolVersion ?? null,
-    metaTraceId: envelope?.meta?.traceId ?? null,
+    errorUserMessage: column(error?.userMessage),
+    metaToolName: column(envelope?.meta?.toolName),
+    metaToolVersion: column(envelope?.meta?.toolVersion),
+    metaTraceId: column(envelope?.meta?.traceId),
     metaDurationMs: typeof envelope?.meta?.durationMs === "number" && Number.isFinite(envelope.meta.durationMs) ? envelope.meta.durationMs : null,
     metaCached: envelope?.meta?.cached ?? null,
     isMcp: analysis.mcp.kind === "mcp",
