@@ -139,6 +139,19 @@ describe.each(testBackends())("trace events on $provider", (backend) => {
     expect(call.argumentsError).toBeTruthy();
   });
 
+  // PostgreSQL's INTEGER is 32-bit: a step of 2^31 was a 500 there (a batch too) while SQLite stored it.
+  it("refuses a step over 2,147,483,647 naming it, alike alone and in a batch, and stores the largest", async () => {
+    const group = uniqueId("g-step");
+    const refused = await record({ type: "message", group_id: group, role: "user", text: "hi", step: 2 ** 31 });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ error: { code: "invalid", path: "step", message: "step: must be at most 2147483647" } });
+    const batch = await record([toolCallEvent({ group_id: group, id: "c-big", step: 2 ** 31 })]);
+    expect(batch.body).toMatchObject({ results: [{ index: 0, status: 422, body: { error: { path: "step" } } }] });
+    const stored = await record(toolCallEvent({ group_id: group, id: "c-max", step: 2 ** 31 - 1 }));
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    expect(await t.database.client.toolCall.findFirst({ where: { groupId: group, callKey: "c-max" }, select: { step: true } })).toEqual({ step: 2 ** 31 - 1 });
+  });
+
   it("rejects empty and oversized batches", async () => {
     await expect(record([])).rejects.toMatchObject({ code: "invalid" });
     await expect(record(Array.from({ length: 1001 }, () => ({})))).rejects.toMatchObject({ code: "invalid" });

@@ -1,14 +1,14 @@
 // The runtime's side of a trace (POST /api/events), modelled on the seeds' four phases and the
 // agent-response stream. zod is the one source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
-import { groupIdentifier, identifier, TOOL_NAME_MAX } from "../ingest/schemas.ts";
+import { groupIdentifier, identifier, stepNumber, TOOL_NAME_MAX } from "../ingest/schemas.ts";
 
 const groupId = groupIdentifier().describe("Conversation thread identifier (the callback's group_id)");
 const callKey = identifier().describe("Tool call identifier, unique within the thread (the callback's id)");
 const common = {
   group_id: groupId,
   occurred_at: z.iso.datetime({ offset: true }).optional().describe("When it happened (ISO 8601); default: when received"),
-  step: z.number().int().min(0).optional().describe("Model turn index; calls sharing a step were requested in parallel"),
+  step: stepNumber().optional().describe("Model turn index; calls sharing a step were requested in parallel"),
 };
 
 export const toolDeclarationSchema = z

@@ -42,6 +42,17 @@ export function identifier(max = ID_MAX) {
 }
 
 /**
+ * The largest whole number an INTEGER column holds on every database: PostgreSQL's INTEGER is 32-bit and refuses
+ * more (SQLite's holds 64 bits), so a larger step or count was a 500 there while SQLite stored it.
+ */
+export const INT32_MAX = 2_147_483_647;
+
+/** A model turn index (a row's step): a whole number from 0 to INT32_MAX. */
+export function stepNumber() {
+  return z.number().int().min(0).max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
+}
+
+/**
  * "." and ".." cannot be reached by any URL (clients and servers resolve them as path segments, %2E too), so
  * a thread named that way could never be opened: refused (422) at every way in.
  */
