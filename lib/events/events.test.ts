@@ -152,6 +152,20 @@ describe.each(testBackends())("trace events on $provider", (backend) => {
     expect(await t.database.client.toolCall.findFirst({ where: { groupId: group, callKey: "c-max" }, select: { step: true } })).toEqual({ step: 2 ** 31 - 1 });
   });
 
+  // PostgreSQL has no year 0: an occurred_at or deadline in it was a 500 there while SQLite stored it.
+  it("refuses an occurred_at or deadline before year 1 (UTC) naming it, and stores year 1", async () => {
+    const group = uniqueId("g-year");
+    const early = await record({ type: "message", group_id: group, role: "user", text: "hi", occurred_at: "0000-06-01T00:00:00Z" });
+    expect(early.status).toBe(422);
+    expect(early.body).toMatchObject({ error: { code: "invalid", path: "occurred_at", message: "occurred_at: must be in year 1 or later (UTC)" } });
+    const shifted = await record(toolCallEvent({ group_id: group, deadline: "0001-01-01T00:30:00+01:00" }));
+    expect(shifted.body).toMatchObject({ error: { path: "deadline" } });
+    const stored = await record({ type: "message", group_id: group, role: "user", text: "hi", occurred_at: "0001-01-01T00:00:00Z" });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    const event = await t.database.client.event.findFirstOrThrow({ where: { thread: { groupId: group } } });
+    expect(event.occurredAt.toISOString()).toBe("0001-01-01T00:00:00.000Z");
+  });
+
   it("rejects empty and oversized batches", async () => {
     await expect(record([])).rejects.toMatchObject({ code: "invalid" });
     await expect(record(Array.from({ length: 1001 }, () => ({})))).rejects.toMatchObject({ code: "invalid" });

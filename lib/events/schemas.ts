@@ -1,13 +1,13 @@
 // The runtime's side of a trace (POST /api/events), modelled on the seeds' four phases and the
 // agent-response stream. zod is the one source for validation, types and the OpenAPI document. Client-safe.
 import { z } from "zod";
-import { groupIdentifier, identifier, stepNumber, TOOL_NAME_MAX } from "../ingest/schemas.ts";
+import { groupIdentifier, identifier, isoInstant, stepNumber, TOOL_NAME_MAX } from "../ingest/schemas.ts";
 
 const groupId = groupIdentifier().describe("Conversation thread identifier (the callback's group_id)");
 const callKey = identifier().describe("Tool call identifier, unique within the thread (the callback's id)");
 const common = {
   group_id: groupId,
-  occurred_at: z.iso.datetime({ offset: true }).optional().describe("When it happened (ISO 8601); default: when received"),
+  occurred_at: isoInstant().optional().describe("When it happened (ISO 8601); default: when received"),
   step: stepNumber().optional().describe("Model turn index; calls sharing a step were requested in parallel"),
 };
 
@@ -32,7 +32,7 @@ export const toolCallEventSchema = z
       .optional()
       .describe("Raw argument text as the model produced it (kept verbatim), or already-parsed JSON"),
     declaration: toolDeclarationSchema.optional(),
-    deadline: z.iso.datetime({ offset: true }).optional().describe("After this instant the call is timed out"),
+    deadline: isoInstant().optional().describe("After this instant the call is timed out"),
     timeout_ms: z.number().int().positive().max(366 * 24 * 3600 * 1000).optional().describe("Deadline relative to occurred_at"),
     subscription: z.boolean().optional().describe("The call starts a subscription: results append until cancelled"),
     vendor: identifier(64).optional().describe("Encoding the call came from, e.g. anthropic, openai-chat, gemini, mcp"),

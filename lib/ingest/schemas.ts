@@ -53,6 +53,17 @@ export function stepNumber() {
 }
 
 /**
+ * An ISO 8601 instant a timestamp column holds on every database: year 1 or later in UTC. PostgreSQL has no year 0
+ * (it refuses "0000-01-01T00:00:00Z", and "0001-01-01T00:00:00+01:00" is in it), so such an instant was a 500 there
+ * while SQLite stored it.
+ */
+export function isoInstant() {
+  return z.iso
+    .datetime({ offset: true })
+    .refine((value) => new Date(value).getUTCFullYear() >= 1, { message: "must be in year 1 or later (UTC)" });
+}
+
+/**
  * "." and ".." cannot be reached by any URL (clients and servers resolve them as path segments, %2E too), so
  * a thread named that way could never be opened: refused (422) at every way in.
  */
