@@ -11,6 +11,7 @@ import "server-only";
 import { hash } from "node:crypto";
 import type { DriverConnection } from "../db/driver.ts";
 import type { Provider } from "../db/database-url.ts";
+import { storableText } from "../results/text-codec.ts";
 import { mapTrace } from "./map-trace.ts";
 import { sortableNanos, type OtelSpan, type ReceivedSpan, type SpanOrigin } from "./otlp-types.ts";
 import { candidateCallKeys, ownedKeys, planThreads, planTraces, type ThreadWork, type TraceWarning } from "./plan-traces.ts";
@@ -51,7 +52,8 @@ export function prepareSpans(received: ReceivedSpan[], receivedAt: Date): Prepar
       traceId: span.traceId,
       spanId: span.spanId,
       parentSpanId: span.parentSpanId,
-      name: span.name.slice(0, 1000),
+      // The name column is for lists; spanJson keeps the name exactly. NUL spelled out, alike on both databases.
+      name: storableText(span.name.slice(0, 1000)),
       startNs: sortableNanos(span.startNs),
       endNs: sortableNanos(span.endNs),
       statusCode: span.status.code,

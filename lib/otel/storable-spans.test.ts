@@ -1,0 +1,35 @@
+// Spans whose text PostgreSQL refuses somewhere other than the escaped span JSON: a NUL in a span's name (its own
+// column) or in a tool call id inside gen_ai.output.messages (looked up in a jsonb list) failed the whole export
+// there — a 503 the exporter retried for ever — while SQLite stored it. Both are stored now, alike on both.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
+import type { Attributes, ReceivedSpan } from "./otlp-types.ts";
+import { acceptTraceExport } from "./service.ts";
+
+function span(traceId: string, name: string, attributes: Attributes): ReceivedSpan {
+  const start = String(BigInt(Date.now()) * 1_000_000n);
+  return {
+    origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
+    span: { traceId, spanId: "a".repeat(16), parentSpanId: null, name, kind: 1, startNs: start, endNs: start, status: { code: 0 }, events: [], links: [], attributes },
+  };
+}
+
+describe.each(testBackends())("spans with NUL on $provider", (backend) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await useTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+  const accept = (spans: ReceivedSpan[]) => acceptTraceExport({ decoded: { spans, rejected: { count: 0, reasons: [] } }, database: t.database });
+
+  it("stores a span whose name holds NUL: the name column spelled out, the span JSON exact", async () => {
+    const attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-name", "gen_ai.tool.name": "t", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": "ok" };
+    expect(await accept([span("1".repeat(32), "execute\u0000tool", attributes)])).toBeNull();
+    const row = await t.database.client.otelSpan.findFirstOrThrow({ where: { traceId: "1".repeat(32) } });
+    expect(row.name).toBe("execute\\u0000tool");
+    expect((JSON.parse(row.spanJson) as { name: string }).name).toBe("execute\u0000tool");
+    expect(await t.database.client.toolCall.count({ where: { groupId: "g-nul-name" } })).toBe(1);
+  });
+});
