@@ -153,7 +153,9 @@ export function candidateCallKeys(thread: ThreadWork): string[] {
       }
     }
   }
-  return [...keys];
+  // An id no call key can be (NUL, a lone surrogate, kilobytes: map-trace keys such a call by its hash) names no
+  // stored call; looked up, PostgreSQL's jsonb refused the whole list (a 503 the exporter retried for ever).
+  return [...keys].filter((key) => identifierProblem(key) === null);
 }
 
 export function ownedKeys(thread: ThreadWork): Set<string> {

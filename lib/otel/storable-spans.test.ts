@@ -32,4 +32,12 @@ describe.each(testBackends())("spans with NUL on $provider", (backend) => {
     expect((JSON.parse(row.spanJson) as { name: string }).name).toBe("execute\u0000tool");
     expect(await t.database.client.toolCall.count({ where: { groupId: "g-nul-name" } })).toBe(1);
   });
+
+  it("stores a model span whose output messages request a tool call with NUL in its id, keyed by the id's hash", async () => {
+    const output = [{ role: "assistant", parts: [{ type: "tool_call", id: "call\u0000x", name: "lookup", arguments: { q: 1 } }], finish_reason: "tool_calls" }];
+    const attributes = { "gen_ai.operation.name": "chat", "gen_ai.conversation.id": "g-nul-id", "gen_ai.output.messages": JSON.stringify(output) };
+    expect(await accept([span("2".repeat(32), "chat", attributes)])).toBeNull();
+    const calls = await t.database.client.toolCall.findMany({ where: { groupId: "g-nul-id" } });
+    expect(calls.map((call) => [call.toolName, call.callKey.startsWith("id-sha256-")])).toEqual([["lookup", true]]);
+  });
 });
