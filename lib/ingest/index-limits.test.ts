@@ -4,7 +4,10 @@
 // sender retried for ever — while SQLite stored it. The same input is now refused (422) or stored, alike on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../events/service.ts";
+import { AppError } from "../http/app-error.ts";
 import { acceptTraceExport } from "../otel/service.ts";
+import { exportThreadText } from "../traces/export-thread.ts";
+import { importTranscript } from "../traces/import-transcript.ts";
 import type { ReceivedSpan } from "../otel/otlp-types.ts";
 import { createSeeder } from "../overview/test-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
@@ -75,4 +78,56 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
     expect(longName.startsWith(calls[0]?.toolName.slice(0, -1) ?? "-")).toBe(true);
     expect(calls[0]?.status).toBe("completed");
   });
+
+  describe("imports", () => {
+    /** An Anthropic transcript whose one tool call has this id and name. */
+    const anthropic = (id: string, name: string) => [
+      { role: "user", content: "Weather in Paris?" },
+      { role: "assistant", content: [{ type: "tool_use", id, name, input: { city: "Paris" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "sunny" }] },
+    ];
+    const refusal = async (run: () => Promise<unknown>) => {
+      const error = await run().then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(AppError);
+      return error as AppError;
+    };
+
+    it("refuses a transcript whose tool call id or name no index can hold, or holds NUL, naming it", async () => {
+      for (const [id, name, expected] of [
+        [`toolu_${ideographs(600, 9)}`, "get_weather", /tool call's id is not a storable identifier: over 512 characters/],
+        ["toolu_nul\u0000", "get_weather", /tool call's id is not a storable identifier: contains NUL/],
+        ["toolu_wide", ideographs(400, 10), /tool call's name is not a storable identifier: over 1024 bytes in UTF-8/],
+      ] as const) {
+        const error = await refusal(() => importTranscript({ value: anthropic(id, name), format: "anthropic", database: t.database }));
+        expect(error.code).toBe("invalid");
+        expect(error.message).toMatch(expected);
+      }
+      const stored = await importTranscript({ value: anthropic("toolu_ok", "get_weather"), format: "anthropic", groupId: "g-import-ok", database: t.database });
+      expect(stored.status).toBe(201);
+    });
+
+    it("refuses a Toolscope export whose integers, instants or indexed names a column cannot hold, naming the line", async () => {
+      await recordEvents({ type: "tool_call", group_id: "g-export-src", id: "c1", name: "lookup", step: 1 }, { database: t.database });
+      const exported = await exportThreadText({ groupId: "g-export-src", database: t.database });
+      const lines = exported.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+      const edited = (kind: string, field: string, value: unknown) =>
+        lines.map((line) => JSON.stringify(line.kind === kind ? { ...line, [field]: value } : line)).join("\n");
+      for (const [kind, field, value, expected] of [
+        ["call", "step", 2_147_483_648, /step: must be at most 2147483647/],
+        ["call", "requested_at", "0000-06-01T00:00:00Z", /requested_at/],
+        ["thread", "vendor", ideographs(400, 11), /vendor: must be at most 1024 bytes/],
+        ["call", "call_key", ideographs(400, 12), /call_key: not a storable identifier: over 1024 bytes/],
+      ] as const) {
+        const error = await refusal(() => importTranscript({ text: edited(kind, field, value), groupId: `g-export-${field}`, database: t.database }));
+        expect(error.code, `${kind}.${field}`).toBe("invalid");
+        expect(error.message, `${kind}.${field}`).toMatch(expected);
+      }
+      // The export itself goes back in.
+      expect((await importTranscript({ text: exported, groupId: "g-export-copy", database: t.database })).status).toBe(201);
+    });
+  });
 });
+

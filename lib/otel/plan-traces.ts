@@ -31,7 +31,7 @@ function threadOf(traceId: string, spans: OtelSpan[], warnings: TraceWarning[]):
     if (best === null || hint.rank < best.rank || (hint.rank === best.rank && start < best.start)) best = { ...hint, start };
   }
   if (best === null) return { groupId: traceId, source: "trace_id" };
-  const problem = isDotSegment(best.groupId) ? '"." or ".." (no URL can address it)' : identifierProblem(best.groupId);
+  const problem = isDotSegment(best.groupId) ? '"." / ".." (no URL can address it)' : identifierProblem(best.groupId);
   if (problem !== null) {
     warnings.push({ traceId, message: `trace ${traceId}: ${best.source} is not a storable thread id (${problem}); the trace id names its thread` });
     return { groupId: traceId, source: "trace_id" };

@@ -13,18 +13,34 @@
 // JSON escapes NUL and lone surrogates, so the line is plain UTF-8 and the text comes back exactly.
 // Nothing time-dependent (no "exported at") is written: exporting the same thread twice gives the same bytes.
 import { z } from "zod";
+import { ID_MAX, identifierProblem, INT32_MAX, isoInstant } from "../ingest/schemas.ts";
 
 export const EXPORT_KIND = "toolscope-export";
 export const EXPORT_VERSION = 1;
 
-const iso = z.iso.datetime({ offset: true });
+// What the columns hold on both databases, so a crafted or damaged file is a 422 naming its line and field, not a
+// write PostgreSQL refuses (a 500) after SQLite would have taken it: instants in year 1 or later, integers within
+// INTEGER, keys and indexed names within what an index entry holds (identifierProblem).
+const iso = isoInstant();
 const isoOrNull = iso.nullable();
 const text = z.string();
 const textOrNull = z.string().nullable();
-const intOrNull = z.number().int().nullable();
-const key = z.string().min(1);
+const int32 = z.number().int().min(-INT32_MAX - 1).max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
+const count = int32.min(0);
+const intOrNull = int32.nullable();
+/** A call key or tool name (fork tool names take ID_MAX characters too). */
+const identifierText = z.string().superRefine((value, context) => {
+  const problem = value === "" ? "empty" : identifierProblem(value, ID_MAX);
+  if (problem !== null) context.addIssue({ code: "custom", message: `not a storable identifier: ${problem}` });
+});
+const key = identifierText;
+/** An indexed free-form name (vendor, error type): at most what an index entry beside a tool name holds. */
+const indexedTextOrNull = z
+  .string()
+  .refine((value) => new TextEncoder().encode(value).length <= 1024, { message: "must be at most 1024 bytes in UTF-8 (it is indexed)" })
+  .nullable();
 
-export const resultRefSchema = z.strictObject({ call_key: key, ordinal: z.number().int().min(0) });
+export const resultRefSchema = z.strictObject({ call_key: key, ordinal: count });
 export type ResultRef = z.infer<typeof resultRefSchema>;
 
 export const headerRecordSchema = z.strictObject({
@@ -36,7 +52,7 @@ export const headerRecordSchema = z.strictObject({
 export const threadRecordSchema = z.strictObject({
   kind: z.literal("thread"),
   title: textOrNull,
-  vendor: textOrNull,
+  vendor: indexedTextOrNull,
   created_at: iso,
   last_activity_at: iso,
 });
@@ -45,13 +61,13 @@ export const callRecordSchema = z.strictObject({
   kind: z.literal("call"),
   call_key: key,
   call_id: textOrNull,
-  tool_name: text,
+  tool_name: identifierText,
   arguments_text: textOrNull,
   arguments_json: textOrNull,
   arguments_error: textOrNull,
   declaration_json: textOrNull,
   output_schema_json: textOrNull,
-  vendor: textOrNull,
+  vendor: indexedTextOrNull,
   step: intOrNull,
   status: text,
   subscription: textOrNull,
@@ -59,7 +75,7 @@ export const callRecordSchema = z.strictObject({
   completed_at: isoOrNull,
   deadline_at: isoOrNull,
   timed_out_at: isoOrNull,
-  result_count: z.number().int().min(0),
+  result_count: count,
   last_result_at: isoOrNull,
   registration_sha256: text,
 });
@@ -67,10 +83,10 @@ export const callRecordSchema = z.strictObject({
 export const resultRecordSchema = z.strictObject({
   kind: z.literal("result"),
   call_key: key,
-  ordinal: z.number().int().min(0),
+  ordinal: count,
   text,
   text_sha256: text,
-  text_bytes: z.number().int().min(0),
+  text_bytes: count,
   content_sha256: text,
   display_as_json: textOrNull,
   display_kind: text,
@@ -82,7 +98,7 @@ export const resultRecordSchema = z.strictObject({
   success: z.boolean().nullable(),
   confidence: z.number().nullable(),
   next_action: textOrNull,
-  error_type: textOrNull,
+  error_type: indexedTextOrNull,
   error_message: textOrNull,
   error_retryable: z.boolean().nullable(),
   error_user_message: textOrNull,
@@ -93,15 +109,15 @@ export const resultRecordSchema = z.strictObject({
   meta_cached: z.boolean().nullable(),
   is_mcp: z.boolean(),
   schema_status: textOrNull,
-  invisible_count: z.number().int(),
-  secret_count: z.number().int(),
+  invisible_count: int32,
+  secret_count: int32,
   analysis_json: text,
   delivery: intOrNull.describe("index of the delivery record this result came from"),
 });
 
 export const eventRecordSchema = z.strictObject({
   kind: z.literal("event"),
-  index: z.number().int().min(0),
+  index: count,
   type: text,
   call_key: z.string().nullable(),
   result: resultRefSchema.nullable(),
@@ -116,16 +132,16 @@ export const eventRecordSchema = z.strictObject({
 
 export const deliveryRecordSchema = z.strictObject({
   kind: z.literal("delivery"),
-  index: z.number().int().min(0),
+  index: count,
   received_at: iso,
   outcome: text,
-  http_status: z.number().int(),
+  http_status: int32,
   reason: textOrNull,
   call_key: textOrNull,
   tool_call: z.string().nullable().describe("call_key of the call the delivery was routed to"),
   result: resultRefSchema.nullable(),
   content_type: textOrNull,
-  body_bytes: z.number().int().min(0),
+  body_bytes: count,
   body_sha256: textOrNull,
   raw_body_base64: z.base64().nullable(),
   raw_body_truncated: z.boolean(),

@@ -7,7 +7,7 @@ import { FormatError } from "../formats/format-error.ts";
 import { describePrincipal, LOCAL_PRINCIPAL, type Principal } from "../access/principal.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
-import { isDotSegment } from "../ingest/schemas.ts";
+import { ID_MAX, identifierProblem, isDotSegment } from "../ingest/schemas.ts";
 import { AppError } from "../http/app-error.ts";
 import { sha256Hex } from "../results/hash.ts";
 import { buildImport, type ImportMetadata } from "./build-import.ts";
@@ -93,13 +93,33 @@ function prepare(options: ImportTranscriptOptions, now: Date): Prepared {
     const groupId = options.groupId ?? data.groupId;
     // Every way in refuses a thread no URL could open (the API's ?group_id= is checked by its schema too).
     if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; import it with another --group-id / ?group_id=`, { path: "group_id" });
+    checkIdentifiers({ ...data, groupId });
     return { kind: "toolscope", data: { ...data, groupId } };
   }
   const trace = readingFormat(() => parseTranscript(parsed, format === "toolscope" ? undefined : format));
   const groupId = options.groupId ?? `import-${trace.format}-${inputSha256.slice(0, 12)}`;
   if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; choose another`, { path: "group_id" });
   const { data, metadata } = buildImport(trace, { groupId, name: options.name ?? null, inputSha256, importedAt: now });
+  checkIdentifiers(data);
   return { kind: "vendor", data, metadata, issues: trace.issues.map(({ path, message }) => ({ path, message })) };
+}
+
+/**
+ * A transcript's call ids and tool names become identifiers as at every other way in (identifierProblem): a NUL or
+ * a few kilobytes there was a 500 on PostgreSQL (NUL, or an index entry over 2,704 bytes) while SQLite stored it.
+ */
+function checkIdentifiers(data: ThreadExport): void {
+  const groupProblem = identifierProblem(data.groupId, ID_MAX);
+  if (groupProblem !== null) throw new AppError("invalid", `group_id is not a storable identifier: ${groupProblem}`, { path: "group_id" });
+  for (const call of data.calls) {
+    for (const [field, value] of [
+      ["id", call.call_key],
+      ["name", call.tool_name],
+    ] as const) {
+      const problem = identifierProblem(value, ID_MAX);
+      if (problem !== null) throw new AppError("invalid", `a tool call's ${field} is not a storable identifier: ${problem} (${JSON.stringify(value.slice(0, 40))}…)`, { path: `calls.${field}` });
+    }
+  }
 }
 
 function resultOf(prepared: Prepared, created: boolean): ImportResult {

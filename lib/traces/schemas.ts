@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FormatName } from "../formats/canonical.ts";
 import type { Adjustment } from "../replay/render-history.ts";
 import type { PartialTurn } from "../replay/render-window.ts";
-import { ID_MAX, isDotSegment } from "../ingest/schemas.ts";
+import { groupIdentifier } from "../ingest/schemas.ts";
 import type { MaskedSecret } from "../audit/schemas.ts";
 
 export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"] as const;
@@ -38,7 +38,7 @@ export const REPLAY_VENDOR_LABELS: Record<ReplayVendorName, string> = {
 export const importQuerySchema = z
   .object({
     format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` }).optional().describe("Overrides format detection"),
-    group_id: z.string().min(1).max(ID_MAX).refine((value) => !isDotSegment(value), { message: 'must not be "." or ".." (no URL can address such a thread)' }).optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
+    group_id: groupIdentifier().optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
     name: z.string().max(200).optional().describe("Title of the new thread, e.g. the file name"),
   })
   .meta({ id: "ImportQuery" });
