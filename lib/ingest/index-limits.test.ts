@@ -125,6 +125,10 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
         expect(error.code, `${kind}.${field}`).toBe("invalid");
         expect(error.message, `${kind}.${field}`).toMatch(expected);
       }
+      // A NUL in a text column stored as it is (PostgreSQL refuses NUL) is written out, as every writer does.
+      const nul = await importTranscript({ text: edited("thread", "title", "before\u0000after"), groupId: "g-export-nul", database: t.database });
+      expect(nul.status).toBe(201);
+      expect((await t.database.client.thread.findUniqueOrThrow({ where: { groupId: "g-export-nul" } })).title).toBe("before\\u0000after");
       // The export itself goes back in.
       expect((await importTranscript({ text: exported, groupId: "g-export-copy", database: t.database })).status).toBe(201);
     });

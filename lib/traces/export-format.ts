@@ -14,6 +14,7 @@
 // Nothing time-dependent (no "exported at") is written: exporting the same thread twice gives the same bytes.
 import { z } from "zod";
 import { ID_MAX, identifierProblem, INT32_MAX, isoInstant } from "../ingest/schemas.ts";
+import { storableText } from "../results/text-codec.ts";
 
 export const EXPORT_KIND = "toolscope-export";
 export const EXPORT_VERSION = 1;
@@ -23,8 +24,15 @@ export const EXPORT_VERSION = 1;
 // INTEGER, keys and indexed names within what an index entry holds (identifierProblem).
 const iso = isoInstant();
 const isoOrNull = iso.nullable();
-const text = z.string();
-const textOrNull = z.string().nullable();
+/** The three texts stored through the text codec (results' text, calls' arguments, events' text): exact, NUL included. */
+const codecText = z.string();
+/**
+ * Every other text column stores its text as it is, and PostgreSQL refuses NUL: on the way in NUL is written out as
+ * `\u0000` and a lone surrogate as U+FFFD (storableText), as every writer does — Toolscope's exports never hold them
+ * there; inside a JSON text the spelled-out escape still reads back as the same value.
+ */
+const text = z.string().transform(storableText);
+const textOrNull = text.nullable();
 const int32 = z.number().int().min(-INT32_MAX - 1).max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
 const count = int32.min(0);
 const intOrNull = int32.nullable();
@@ -38,6 +46,7 @@ const key = identifierText;
 const indexedTextOrNull = z
   .string()
   .refine((value) => new TextEncoder().encode(value).length <= 1024, { message: "must be at most 1024 bytes in UTF-8 (it is indexed)" })
+  .transform(storableText)
   .nullable();
 
 export const resultRefSchema = z.strictObject({ call_key: key, ordinal: count });
@@ -62,7 +71,7 @@ export const callRecordSchema = z.strictObject({
   call_key: key,
   call_id: textOrNull,
   tool_name: identifierText,
-  arguments_text: textOrNull,
+  arguments_text: codecText.nullable(),
   arguments_json: textOrNull,
   arguments_error: textOrNull,
   declaration_json: textOrNull,
@@ -84,7 +93,7 @@ export const resultRecordSchema = z.strictObject({
   kind: z.literal("result"),
   call_key: key,
   ordinal: count,
-  text,
+  text: codecText,
   text_sha256: text,
   text_bytes: count,
   content_sha256: text,
@@ -123,7 +132,7 @@ export const eventRecordSchema = z.strictObject({
   result: resultRefSchema.nullable(),
   step: intOrNull,
   role: textOrNull,
-  text: textOrNull,
+  text: codecText.nullable(),
   data_json: textOrNull,
   raw_json: textOrNull,
   source: text,
