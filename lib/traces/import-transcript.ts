@@ -117,7 +117,7 @@ function checkIdentifiers(data: ThreadExport): void {
       ["name", call.tool_name],
     ] as const) {
       const problem = identifierProblem(value, ID_MAX);
-      if (problem !== null) throw new AppError("invalid", `a tool call's ${field} is not a storable identifier: ${problem} (${JSON.stringify(value.slice(0, 40))}…)`, { path: `calls.${field}` });
+      if (problem !== null) throw new AppError("invalid", `a tool call's ${field} is not a storable identifier: ${problem} (${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? "…" : ""})`, { path: `calls.${field}` });
     }
   }
 }

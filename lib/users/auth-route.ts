@@ -78,5 +78,6 @@ async function inToolscopeShape(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.set("content-type", "application/json");
   headers.delete("content-length");
-  return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
+  // Better Auth's statusText is its code ("BAD_REQUEST"); the standard reason phrase goes with the status alone.
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }
