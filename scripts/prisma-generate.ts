@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { writeProviderSchemas, providerSchemaPath } from "../lib/db/provider-schemas.ts";
 import { PROVIDERS } from "../lib/db/database-url.ts";
+import { writeClientsDigest } from "./prisma-clients.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const changed = writeProviderSchemas(root);
@@ -25,3 +26,5 @@ for (const provider of PROVIDERS) {
     },
   });
 }
+// What `npm start` checks before it loads the clients (scripts/prisma-clients.ts).
+writeClientsDigest(root);
