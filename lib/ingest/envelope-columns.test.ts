@@ -4,7 +4,7 @@
 // spell NUL out as \u0000 on both databases; the result's text keeps the exact bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptTraceExport } from "../otel/service.ts";
-import type { ReceivedSpan } from "../otel/otlp-types.ts";
+import { decodedExport, receivedSpan } from "../otel/testing/received-span.ts";
 import { createSeeder } from "../overview/test-seed.ts";
 import { decodeStoredText } from "../results/text-codec.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
@@ -48,26 +48,8 @@ describe.each(testBackends())("envelope columns with NUL on $provider", (backend
   });
 
   it("stores an OTel tool span whose result is such an envelope", async () => {
-    const start = String(BigInt(Date.now()) * 1_000_000n);
-    const spans: ReceivedSpan[] = [
-      {
-        origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
-        span: {
-          traceId: "e".repeat(32),
-          spanId: "f".repeat(16),
-          parentSpanId: null,
-          name: "execute_tool",
-          kind: 1,
-          startNs: start,
-          endNs: start,
-          status: { code: 0 },
-          events: [],
-          links: [],
-          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-span", "gen_ai.tool.name": "deploy", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": envelope },
-        },
-      },
-    ];
-    expect(await acceptTraceExport({ decoded: { spans, rejected: { count: 0, reasons: [] } }, database: t.database })).toBeNull();
+    const spans = [receivedSpan("e".repeat(32), "execute_tool", { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-span", "gen_ai.tool.name": "deploy", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": envelope }, "f".repeat(16))];
+    expect(await acceptTraceExport({ decoded: decodedExport(spans), database: t.database })).toBeNull();
     const result = await t.database.client.toolResult.findFirstOrThrow({ where: { toolCall: { groupId: "g-nul-span" } } });
     expect(result.errorMessage).toBe("disk\\u0000full");
     expect(decodeStoredText(result.text, result.textEscaped)).toBe(envelope);

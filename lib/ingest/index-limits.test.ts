@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordEvents } from "../events/service.ts";
 import { AppError } from "../http/app-error.ts";
 import { acceptTraceExport } from "../otel/service.ts";
+import { decodedExport, receivedSpan } from "../otel/testing/received-span.ts";
 import { exportThreadText } from "../traces/export-thread.ts";
 import { importTranscript } from "../traces/import-transcript.ts";
-import type { ReceivedSpan } from "../otel/otlp-types.ts";
 import { createSeeder } from "../overview/test-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 
@@ -49,26 +49,8 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
   it("stores a span whose tool call id and name are kilobytes long, once, under a key its id always gets", async () => {
     const longId = ideographs(3000, 7);
     const longName = ideographs(1000, 8);
-    const start = String(BigInt(Date.now()) * 1_000_000n);
-    const spans: ReceivedSpan[] = [
-      {
-        origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
-        span: {
-          traceId: "c".repeat(32),
-          spanId: "d".repeat(16),
-          parentSpanId: null,
-          name: "execute_tool",
-          kind: 1,
-          startNs: start,
-          endNs: start,
-          status: { code: 0 },
-          events: [],
-          links: [],
-          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-long-span", "gen_ai.tool.name": longName, "gen_ai.tool.call.id": longId, "gen_ai.tool.call.result": "ok" },
-        },
-      },
-    ];
-    const send = () => acceptTraceExport({ decoded: { spans, rejected: { count: 0, reasons: [] } }, database: t.database });
+    const spans = [receivedSpan("c".repeat(32), "execute_tool", { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-long-span", "gen_ai.tool.name": longName, "gen_ai.tool.call.id": longId, "gen_ai.tool.call.result": "ok" }, "d".repeat(16))];
+    const send = () => acceptTraceExport({ decoded: decodedExport(spans), database: t.database });
     expect(await send()).toBeNull();
     expect(await send()).toBeNull();
     const calls = await t.database.client.toolCall.findMany({ where: { groupId: "g-long-span" } });

@@ -3,16 +3,9 @@
 // there — a 503 the exporter retried for ever — while SQLite stored it. Both are stored now, alike on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
-import type { Attributes, ReceivedSpan } from "./otlp-types.ts";
+import type { ReceivedSpan } from "./otlp-types.ts";
 import { acceptTraceExport } from "./service.ts";
-
-function span(traceId: string, name: string, attributes: Attributes): ReceivedSpan {
-  const start = String(BigInt(Date.now()) * 1_000_000n);
-  return {
-    origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
-    span: { traceId, spanId: "a".repeat(16), parentSpanId: null, name, kind: 1, startNs: start, endNs: start, status: { code: 0 }, events: [], links: [], attributes },
-  };
-}
+import { decodedExport, receivedSpan as span } from "./testing/received-span.ts";
 
 describe.each(testBackends())("spans with NUL on $provider", (backend) => {
   let t: TestDatabase;
@@ -22,7 +15,7 @@ describe.each(testBackends())("spans with NUL on $provider", (backend) => {
   afterAll(async () => {
     await t.cleanup();
   });
-  const accept = (spans: ReceivedSpan[]) => acceptTraceExport({ decoded: { spans, rejected: { count: 0, reasons: [] } }, database: t.database });
+  const accept = (spans: ReceivedSpan[]) => acceptTraceExport({ decoded: decodedExport(spans), database: t.database });
 
   it("stores a span whose name holds NUL: the name column spelled out, the span JSON exact", async () => {
     const attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-name", "gen_ai.tool.name": "t", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": "ok" };
