@@ -218,7 +218,7 @@ export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "sou
 
 /**
  * Writes a decided batch; returns the ids of the new results in `results` order. SQLite: prepared INSERTs run
- * per row; PostgreSQL: multi-row VALUES (lib/db/bulk-rows.ts).
+ * per row; PostgreSQL: array parameters or multi-row VALUES (lib/db/bulk-rows.ts insertValues).
  */
 export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBatchWrite): Promise<number[]> {
   // SQLite: the calls first, explorer columns included, so that the results' insert trigger finds each call
