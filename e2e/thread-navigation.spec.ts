@@ -134,7 +134,7 @@ test("a link to a call opens the thread around it", async ({ page, request }) =>
 
 test("the waterfall tells a timed-out call from an errored one by colour and by a word, wide and at 390 px", async ({ page, request }) => {
   const group = uniqueGroup("e2e-wf-timeout");
-  await registerCall(request, { group_id: group, id: "slow", name: "check_visa", timeout_ms: 300, step: 0 });
+  await registerCall(request, { group_id: group, id: "slow", name: "check_visa_requirements", timeout_ms: 300, step: 0 });
   await registerCall(request, { group_id: group, id: "broken", name: "deploy", step: 0 });
   await registerCall(request, { group_id: group, id: "fine", name: "lookup", step: 0 });
   await postResults(request, [
@@ -149,7 +149,7 @@ test("the waterfall tells a timed-out call from an errored one by colour and by 
   await page.keyboard.press("w");
   const waterfall = page.getByRole("list", { name: "Waterfall of calls" });
   const line = (tool: string) => waterfall.getByRole("listitem").filter({ hasText: tool });
-  await expect(line("check_visa")).toHaveAttribute("aria-label", /check_visa slow: starts at \+\d+ ms, timed out after/);
+  await expect(line("check_visa")).toHaveAttribute("aria-label", /check_visa_requirements slow: starts at \+\d+ ms, timed out after/);
   await expect(line("deploy")).toHaveAttribute("aria-label", /deploy broken: .*, errored after/);
   await expect(line("check_visa").getByTestId("waterfall-outcome")).toHaveText("timed out");
   await expect(line("deploy").getByTestId("waterfall-outcome")).toHaveText("errored");
@@ -162,4 +162,12 @@ test("the waterfall tells a timed-out call from an errored one by colour and by 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(line("check_visa").getByTestId("waterfall-outcome")).toBeVisible();
   await expect(line("check_visa").getByTestId("waterfall-outcome")).toBeInViewport();
+  // …and a name is not cut to a few letters: it gets its own row above the bar (one column left ~8 letters),
+  // the lines measured so that none overlaps the next.
+  await expect(async () => {
+    expect(await line("check_visa").locator(".wf-name").evaluate((name) => name.scrollWidth <= name.clientWidth)).toBe(true);
+    const boxes = await waterfall.getByRole("listitem").evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).sort((a, b) => a.top - b.top).map((box) => [box.top, box.bottom]));
+    expect(boxes).toHaveLength(3);
+    for (let index = 1; index < boxes.length; index += 1) expect(boxes[index]?.[0] ?? 0).toBeGreaterThanOrEqual((boxes[index - 1]?.[1] ?? 0) - 1);
+  }).toPass();
 });

@@ -1,7 +1,8 @@
 "use client";
 // The thread's waterfall: one line per call of the loaded window, a bar from its start offset (since the
 // window's first call) for its duration, so parallel calls show side by side and slow tools stand out.
-// Virtualized like the rows view; the same window, search and filter feed both.
+// Virtualized like the rows view; the same window, search and filter feed both. Lines are measured: on a
+// narrow screen a line is two rows (the tool's name above its bar), so a name is not cut to a few letters.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useLayoutEffect, useMemo, useRef } from "react";
@@ -67,9 +68,11 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
             return (
               <div
                 key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
                 role="listitem"
                 className={`wf-line${target?.eventId === bar.eventId ? " wf-target" : ""}`}
-                style={{ transform: `translateY(${item.start}px)`, height: LINE_PX }}
+                style={{ transform: `translateY(${item.start}px)`, minHeight: LINE_PX }}
                 data-testid="waterfall-line"
                 aria-label={label}
               >
