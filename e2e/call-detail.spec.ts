@@ -65,6 +65,10 @@ test("split needs room: on a 390 px phone the diff is drawn unified with whole l
   await expect(code).toHaveText("export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket");
   // Split gave each side ~55 px of code (8 characters a line); unified gives the code column the rest of the row.
   expect((await code.boundingBox())?.width ?? 0, "the code column keeps most of the diff's width").toBeGreaterThan(150);
+  // The two line-number gutters are sized to one-digit numbers (react-diff-view's fixed 7ch each took ~107 px).
+  const gutters = await diff.locator("tr:has(td.diff-code-insert) td.diff-gutter").evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
+  expect(gutters).toHaveLength(2);
+  expect(gutters.reduce((sum, width) => sum + width, 0), `gutters ${gutters.join(" + ")} px`).toBeLessThan(50);
   // The raw text stays one click away.
   await page.getByRole("button", { name: "Raw text" }).click();
   await expect(page.getByLabel("Raw result text")).toHaveText("Edited src/limits.ts");

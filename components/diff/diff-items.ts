@@ -11,6 +11,13 @@ export const CHUNK_LINES = 200;
 
 export type ParsedFile = { file: PatchFile; hunks: HunkData[] };
 
+/** Digits of a file's largest line number (old or new side): what its line-number gutters must hold. */
+export function lineNumberDigits(hunks: readonly HunkData[]): number {
+  let last = 1;
+  for (const hunk of hunks) last = Math.max(last, hunk.oldStart + hunk.oldLines - 1, hunk.newStart + hunk.newLines - 1);
+  return String(last).length;
+}
+
 export type DiffItem =
   | { kind: "file"; key: string; fileIndex: number }
   | { kind: "hunk"; key: string; fileIndex: number; hunkIndex: number; hunk: HunkData; large: boolean; open: boolean; ordinal: number }

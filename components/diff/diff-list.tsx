@@ -3,10 +3,10 @@
 // (window-scrolled virtual list), so 400 hunks / 20,000 lines keep a few hundred DOM rows whether unified
 // or split, and switching layouts redraws only what is on screen.
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from "react";
+import { useImperativeHandle, useLayoutEffect, useRef, useState, type CSSProperties, type Ref } from "react";
 import type { ViewType } from "react-diff-view";
 import { DiffItemView } from "./diff-item-view.tsx";
-import { estimateItem, type DiffItem, type ParsedFile } from "./diff-items.ts";
+import { estimateItem, lineNumberDigits, type DiffItem, type ParsedFile } from "./diff-items.ts";
 
 export type DiffListHandle = { scrollToItem: (index: number) => void; firstVisible: () => number };
 
@@ -19,6 +19,19 @@ type Props = {
   /** The item to show at the top after a layout switch (the reader's place). */
   startAt?: number;
 };
+
+const gutterStyles = new WeakMap<ParsedFile, CSSProperties>();
+
+/** The item's line-number gutter width, in digits of its file's largest line number (diff-viewer.css, --dv-digits). */
+function gutterStyle(parsed: ParsedFile): CSSProperties {
+  let style = gutterStyles.get(parsed);
+  if (!style) {
+    // A custom property: React passes names starting with "--" through as they are.
+    style = { "--dv-digits": lineNumberDigits(parsed.hunks) } as CSSProperties;
+    gutterStyles.set(parsed, style);
+  }
+  return style;
+}
 
 function fileOf(item: DiffItem, items: readonly DiffItem[], index: number, files: readonly ParsedFile[]): ParsedFile | undefined {
   if ("fileIndex" in item) return files[item.fileIndex];
@@ -66,7 +79,7 @@ export function VirtualDiffList({ items, files, viewType, onToggle, handle, star
         const parsed = item ? fileOf(item, items, virtual.index, files) : undefined;
         if (!item || !parsed) return null;
         return (
-          <div key={virtual.key} ref={virtualizer.measureElement} data-index={virtual.index} className={`dv-item dv-item-${item.kind}`} style={{ transform: `translateY(${virtual.start - margin}px)` }}>
+          <div key={virtual.key} ref={virtualizer.measureElement} data-index={virtual.index} className={`dv-item dv-item-${item.kind}`} style={{ ...gutterStyle(parsed), transform: `translateY(${virtual.start - margin}px)` }}>
             <DiffItemView item={item} file={parsed.file} viewType={viewType} onToggle={onToggle} />
           </div>
         );
@@ -81,7 +94,7 @@ export function PlainDiffList({ items, files, viewType, onToggle }: Omit<Props, 
       {items.map((item, index) => {
         const parsed = fileOf(item, items, index, files);
         return parsed ? (
-          <div key={item.key} className={`dv-item dv-item-${item.kind}`} data-index={index}>
+          <div key={item.key} className={`dv-item dv-item-${item.kind}`} data-index={index} style={gutterStyle(parsed)}>
             <DiffItemView item={item} file={parsed.file} viewType={viewType} onToggle={onToggle} />
           </div>
         ) : null;
