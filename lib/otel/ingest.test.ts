@@ -9,21 +9,10 @@ import { decodeJsonExport } from "./otlp-json.ts";
 import { decodeProtobufExport } from "./otlp-proto.ts";
 import { acceptTraceExport, getCallSpans } from "./service.ts";
 import { runAiSdkToolLoop } from "./testing/ai-sdk-run.ts";
+import { readThread } from "./testing/read-thread.ts";
 
 function protobuf(spans: ReadableSpan[]) {
   return decodeProtobufExport(ProtobufTraceSerializer.serializeRequest(spans) ?? new Uint8Array());
-}
-
-/** A thread as a person reads it: one line per timeline row, with each call's current state. */
-async function readThread(t: TestDatabase, groupId: string): Promise<string[]> {
-  const page = await getTimelinePage({ groupId, database: t.database, limit: 2000 });
-  const calls = new Map(page.calls.map((call) => [call.id, call]));
-  return page.events.map((event) => {
-    const call = event.callRowId === null ? undefined : calls.get(event.callRowId);
-    if (event.kind === "tool_call" && call) return `call ${call.toolName} ${call.callKey} ${call.status} ${call.argumentsPreview} → ${call.latestResult?.preview ?? "-"}`;
-    if (event.kind === "tool_result") return `result ${call?.callKey ?? "?"}`;
-    return `${event.kind}${event.role ? ` ${event.role}` : ""}: ${event.text ?? ""}`;
-  });
 }
 
 const EXPECTED = [

@@ -1,11 +1,11 @@
 // Test support: runs the Vercel AI SDK (ai@7 with @ai-sdk/otel) against its mock language model with two tools
 // — one that answers, one that throws — over a multi-step tool loop, and returns the spans the real SDK emitted.
 import { OpenTelemetry, LegacyOpenTelemetry } from "@ai-sdk/otel";
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import type { ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
+import { tracerProvider } from "./tracer-provider.ts";
 
 export type AiSdkRunOptions = {
   mode: "otel" | "legacy";
@@ -17,18 +17,6 @@ export type AiSdkRunOptions = {
 };
 
 const usage = { inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 7, text: 7, reasoning: 0 } };
-
-let registered: { provider: NodeTracerProvider; memory: InMemorySpanExporter } | null = null;
-
-/** One tracer provider per process (the SDK's context manager is global); spans go to memory and to `extra`. */
-export function tracerProvider(extra: SimpleSpanProcessor[] = []): { provider: NodeTracerProvider; memory: InMemorySpanExporter } {
-  if (registered) return registered;
-  const memory = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory), ...extra] });
-  provider.register();
-  registered = { provider, memory };
-  return registered;
-}
 
 export async function runAiSdkToolLoop(options: AiSdkRunOptions): Promise<{ text: string; spans: ReadableSpan[] }> {
   const { provider, memory } = tracerProvider();
