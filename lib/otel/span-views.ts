@@ -194,7 +194,9 @@ export function threadHint(span: OtelSpan): ThreadHint | null {
   const attributes = span.attributes;
   const conversation = stringAttribute(attributes, "gen_ai.conversation.id");
   if (conversation) return { groupId: conversation, source: "gen_ai.conversation.id", rank: 0 };
-  for (const prefix of ["ai.telemetry.metadata.", "ai.settings.context."]) {
+  // AI SDK metadata and runtime context; OpenLLMetry's association properties (the Traceloop SDK puts them on
+  // every span of a withAssociationProperties({ session_id, … }) block).
+  for (const prefix of ["ai.telemetry.metadata.", "ai.settings.context.", "traceloop.association.properties."]) {
     for (const key of THREAD_KEYS) {
       const value = stringAttribute(attributes, prefix + key);
       if (value) return { groupId: value, source: prefix + key, rank: 1 };
