@@ -50,13 +50,22 @@ function jsonText(body: Uint8Array): string {
   return bytes.toString("utf8");
 }
 
+/**
+ * Why a JSON text could not be read. A parser's RangeError is the stack running out on deep nesting (JSON.parse's
+ * reviver and the lossless parser recurse): valid JSON, but too deep to read, which "not valid JSON" misstated.
+ */
+function unreadableJson(error: unknown): AppError {
+  if (error instanceof RangeError) {
+    return new AppError("malformed_json", "Body is JSON nested too deeply to read (the parser ran out of stack at its arrays and objects within arrays and objects); nest it less deeply");
+  }
+  return new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
+}
+
 export function parseJsonBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; error: AppError } {
   try {
     return { ok: true, value: JSON.parse(jsonText(body), withoutProtoKeys) };
   } catch (error) {
-    if (error instanceof AppError) return { ok: false, error };
-    const detail = error instanceof SyntaxError ? error.message : "unparseable";
-    return { ok: false, error: new AppError("malformed_json", `Body is not valid JSON: ${detail}`) };
+    return { ok: false, error: error instanceof AppError ? error : unreadableJson(error) };
   }
 }
 
@@ -91,7 +100,7 @@ export async function readJsonBody(
     try {
       return dropProtoKeys(options.parse(text));
     } catch (error) {
-      throw new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
+      throw unreadableJson(error);
     }
   }
   const parsed = parseJsonBody(read.body);
