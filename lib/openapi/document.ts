@@ -118,7 +118,7 @@ function otlpTracesPath(operationId: string) {
         "413": status("Body, or its gzip-inflated size, over TOOLSCOPE_MAX_BODY_BYTES"),
         "415": status("Content-Type is not application/x-protobuf or application/json, or Content-Encoding is not gzip"),
         "429": status("Too many spans being stored; retry after Retry-After"),
-        "503": status("Could not be stored; nothing was kept; retry after Retry-After"),
+        "503": status("Could not be stored; retry after Retry-After (an export stored in parts keeps the parts already stored, once)"),
       },
     },
   };

@@ -33,9 +33,10 @@ export async function acceptTraceExport(options: { decoded: DecodedExport; datab
     warnings = await spanWriter(database).submit(prepareSpans(decoded.spans, options.receivedAt ?? new Date()));
   } catch (error) {
     if (error instanceof AppError || error instanceof RequestAborted) throw error;
-    // The transaction rolled back: nothing of this batch was kept, and OTLP exporters retry a 503.
+    // The transaction rolled back. A large export is stored in parts (span-writer.ts): parts stored before stay,
+    // and the exporter's retry (OTLP exporters retry a 503) stores each span once.
     console.error("[toolscope] storing OTLP spans failed", error);
-    throw new AppError("unavailable", "The spans could not be stored; nothing was kept. Retry the export.", { retryAfterSeconds: 1 });
+    throw new AppError("unavailable", "The spans could not be stored. Retry the export: spans already stored are kept once, the rest are stored then.", { retryAfterSeconds: 1 });
   } finally {
     spansInFlight -= count;
   }
