@@ -241,15 +241,25 @@ try {
   }
   record("replay, first request (reads the thread's trace)", ms(cold.full), "< 1 s", cold.full < SERVER_TARGET);
 
-  // axe-core at full scale (the e2e suite audits every page on small threads): the big thread and its replay.
-  const audited = [`${base}/threads/bench-big`, replayUrl(5), replayUrl(null)];
+  // axe-core at full scale (the e2e suite audits every page on small threads): the big thread (rows, and its
+  // waterfall wide and at 390 px), its replay, and the 400-hunk diff wide and at 390 px.
+  const audited: { url: string; label: string; options?: { width?: number; view?: "waterfall" } }[] = [
+    { url: `${base}/threads/bench-big`, label: "thread" },
+    { url: `${base}/threads/bench-big`, label: "thread waterfall", options: { view: "waterfall" } },
+    { url: `${base}/threads/bench-big`, label: "thread waterfall 390 px", options: { view: "waterfall", width: 390 } },
+    { url: replayUrl(5), label: "replay step 5" },
+    { url: replayUrl(null), label: "replay last" },
+    { url: `${base}/calls/${hunksDiffCall}`, label: "400-hunk diff" },
+    { url: `${base}/calls/${hunksDiffCall}`, label: "400-hunk diff 390 px", options: { width: 390 } },
+  ];
   const violations: string[] = [];
   for (const colorScheme of ["light", "dark"] as const) {
-    for (const url of audited) violations.push(...(await axeAudit(b, url, colorScheme)).map((line) => `${colorScheme} ${url.slice(base.length)}: ${line}`));
+    for (const { url, label, options } of audited) violations.push(...(await axeAudit(b, url, colorScheme, options)).map((line) => `${colorScheme} ${label}: ${line}`));
   }
-  console.log(`\naxe-core on the ${bigLabel}-call thread and its replay (step 5, last), light and dark: ${violations.length} serious or critical`);
+  const auditedLabel = `${bigLabel}-call thread (rows; waterfall wide and 390 px), replay (step 5, last), 400-hunk diff (wide, 390 px), light + dark`;
+  console.log(`\naxe-core on the ${auditedLabel}: ${violations.length} serious or critical`);
   for (const line of violations.slice(0, 20)) console.log(`  ${line}`);
-  record(`axe: serious + critical violations, ${bigLabel}-call thread and replay (step 5, last), light + dark`, String(violations.length), "0", violations.length === 0);
+  record(`axe: serious + critical violations, ${auditedLabel}`, String(violations.length), "0", violations.length === 0);
 
   const heavy = await repeat(() => diffOpen(b, `${base}/calls/${bigDiffCall}`, /Expand 20,000 lines of hunk 1/));
   const light = await repeat(() => diffOpen(b, `${base}/calls/${smallDiffCall}`, null));

@@ -2,8 +2,8 @@
 // (OTLP ingest, callback ingest). SQLite: one prepared INSERT run per row (microseconds a row, no statement
 // compiled per VALUES list). PostgreSQL: one array parameter per column (unnest), or a multi-row VALUES list for
 // rows of long texts (see insertValues); the driver sends the values as they are (Prisma's raw path serialized,
-// re-parsed and mapped each one, which is why rows once travelled as one JSON parameter). Long id lists for look-ups still go as one JSON parameter (json_each /
-// jsonb_array_elements_text) instead of hundreds of placeholders.
+// re-parsed and mapped each one, which is why rows once travelled as one JSON parameter). Long id lists for
+// look-ups still go as one JSON parameter (json_each / jsonb_array_elements_text) instead of hundreds of placeholders.
 import "server-only";
 import type { Provider } from "./database-url.ts";
 import type { PgConnection, SqliteConnection } from "./driver.ts";

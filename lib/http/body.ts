@@ -56,7 +56,7 @@ function jsonText(body: Uint8Array): string {
  */
 function unreadableJson(error: unknown): AppError {
   if (error instanceof RangeError) {
-    return new AppError("malformed_json", "Body is JSON nested too deeply to read (the parser ran out of stack at its arrays and objects within arrays and objects); nest it less deeply");
+    return new AppError("malformed_json", "Body is JSON nested too deeply to read (its arrays and objects, one within another, exhaust the parser's stack); nest it less deeply");
   }
   return new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
 }

@@ -106,13 +106,17 @@ export async function replayOpen(browser: Browser, url: string): Promise<number>
  * axe-core on a settled page at full size, in a colour scheme: its serious and critical violations (as the e2e
  * accessibility spec audits the pages of its own small threads), one line per node.
  */
-export async function axeAudit(browser: Browser, url: string, colorScheme: "light" | "dark"): Promise<string[]> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+export async function axeAudit(browser: Browser, url: string, colorScheme: "light" | "dark", options: { width?: number; view?: "waterfall" } = {}): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1400, height: 900 }, colorScheme });
   try {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: "load", timeout: 180_000 });
     await page.waitForFunction(() => document.readyState === "complete" && document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 120_000 });
     await page.waitForLoadState("networkidle");
+    if (options.view === "waterfall") {
+      await page.keyboard.press("w");
+      await page.getByRole("list", { name: "Waterfall of calls" }).getByRole("listitem").first().waitFor();
+    }
     const results = await new AxeBuilder({ page }).analyze();
     return results.violations
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
