@@ -27,7 +27,9 @@ const libFolders = fs
 const ranked = new Map(LIB_LAYERS.flatMap((layer, rank) => layer.map((folder) => [folder, rank])));
 const unranked = libFolders.filter((folder) => !ranked.has(folder));
 if (unranked.length > 0) {
-  throw new Error(`eslint.config.mjs: place ${unranked.map((f) => `lib/${f}`).join(", ")} in LIB_LAYERS (which folders may it import, which may import it?)`);
+  throw new Error(
+    `eslint.config.mjs: place ${unranked.map((f) => `lib/${f}`).join(", ")} in LIB_LAYERS (which folders may it import, which may import it?)`,
+  );
 }
 
 const layerZones = libFolders.flatMap((folder) => {
@@ -35,7 +37,13 @@ const layerZones = libFolders.flatMap((folder) => {
   const notBelow = libFolders.filter((other) => other !== folder && (ranked.get(other) ?? 0) >= rank);
   return notBelow.length === 0
     ? []
-    : [{ target: `./lib/${folder}`, from: notBelow.map((other) => `./lib/${other}/**`), message: `lib/${folder} may import only lower layers (LIB_LAYERS in eslint.config.mjs).` }];
+    : [
+        {
+          target: `./lib/${folder}`,
+          from: notBelow.map((other) => `./lib/${other}/**`),
+          message: `lib/${folder} may import only lower layers (LIB_LAYERS in eslint.config.mjs).`,
+        },
+      ];
 });
 
 const REPOSITORIES = ["./lib/*/repository.ts", "./lib/*/repository/**", "./lib/*/*-repository.ts"];
@@ -46,11 +54,19 @@ const SERVICES = ["./lib/*/service.ts"];
 
 const boundaryZones = [
   // Prisma is the repositories' business (and the database layer's, the tests' and the scripts').
-  { target: ["./app", "./components", ...SERVICES, ...ENDPOINTS], from: PRISMA, message: "Only repositories touch Prisma." },
+  {
+    target: ["./app", "./components", ...SERVICES, ...ENDPOINTS],
+    from: PRISMA,
+    message: "Only repositories touch Prisma.",
+  },
   // Pages and routes read through services (or endpoints, for route files); never a repository.
   { target: "./app", from: REPOSITORIES, message: "Routes and pages call services; repositories sit below them." },
   // Repositories are the bottom of a domain: they never call up.
-  { target: REPOSITORIES, from: [...SERVICES, ...ENDPOINTS], message: "Repositories never import services or endpoints." },
+  {
+    target: REPOSITORIES,
+    from: [...SERVICES, ...ENDPOINTS],
+    message: "Repositories never import services or endpoints.",
+  },
   // Endpoints parse, call a service, reply.
   { target: ["./lib/*/endpoints.ts"], from: REPOSITORIES, message: "Endpoints call services, not repositories." },
   // Components run in the browser and get DTO props: no server code at all. (`import "server-only"` makes the
@@ -61,20 +77,40 @@ const boundaryZones = [
     message: "Components receive DTO props; server code stays on the server.",
   },
   // lib/access is server code, except its client-safe shapes (key scopes, key and user DTOs, Principal).
-  { target: "./components", from: "./lib/access", except: ["./schemas.ts", "./principal.ts"], message: "Components receive DTO props; server code stays on the server." },
+  {
+    target: "./components",
+    from: "./lib/access",
+    except: ["./schemas.ts", "./principal.ts"],
+    message: "Components receive DTO props; server code stays on the server.",
+  },
 ];
 
 const config = [
   ...nextVitals,
   ...nextTypeScript,
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "data/**", "next-env.d.ts"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".next-*/**",
+      "lib/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "data/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/consistent-type-imports": ["error", { prefer: "type-imports", fixStyle: "inline-type-imports" }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": [
+        "error",
+        { prefer: "type-imports", fixStyle: "inline-type-imports" },
+      ],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/ban-ts-comment": ["error", { "ts-expect-error": true, "ts-ignore": true }],
       "react/no-danger": "error",
     },
@@ -87,20 +123,26 @@ const config = [
       "import/no-cycle": ["error", { ignoreExternal: true }],
     },
   },
-  // Smaller pieces (issue 14): a file over 300 lines or a function over 80 is split along its seams, or carries
+  // Smaller pieces: a file over 400 lines or a function over 110 is split along its seams, or carries
   // `// eslint-disable-next-line max-lines-per-function -- <why>` (or `/* eslint-disable max-lines -- <why> */`).
+  // (The caps were 300 and 80 before Prettier wrapped lines at 120 columns; the same code formatted is ~1.35x the lines.)
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "scripts/**/*.{ts,mjs}"],
     ignores: ["**/*.test.ts", "**/*.test.tsx", "lib/testing/**"],
     rules: {
-      "max-lines": ["error", { max: 300, skipBlankLines: true, skipComments: true }],
-      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      "max-lines": ["error", { max: 400, skipBlankLines: true, skipComments: true }],
+      "max-lines-per-function": ["error", { max: 110, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
   {
     files: ["components/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["node:*"], message: "Components run in the browser." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["node:*"], message: "Components run in the browser." }] },
+      ],
+    },
   },
 ];
 

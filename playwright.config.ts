@@ -4,7 +4,12 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./e2e/support/chromium.ts";
 import { EXPOSED_SECRET } from "./e2e/support/exposed.ts";
-import { FAKE_MODEL_TARGETS, FAKE_PROVIDER_KEY, FAKE_PROVIDER_PORT, FAKE_PROVIDER_URL } from "./e2e/support/fake-provider.ts";
+import {
+  FAKE_MODEL_TARGETS,
+  FAKE_PROVIDER_KEY,
+  FAKE_PROVIDER_PORT,
+  FAKE_PROVIDER_URL,
+} from "./e2e/support/fake-provider.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `toolscope-e2e-${process.pid}`);
@@ -21,7 +26,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]] : [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: process.env.CI
+    ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]]
+    : [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
@@ -29,7 +36,15 @@ export default defineConfig({
     ...devices["Desktop Chrome"],
     launchOptions: {
       executablePath: chromium ?? undefined,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   webServer: [

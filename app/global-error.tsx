@@ -32,7 +32,9 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
           <main className="page" id="main">
             <div className="card error-page" role="alert">
               <h1>Toolscope could not draw this page</h1>
-              <p>The page frame itself failed{error.digest ? "" : `: ${error.message}`}. Stored traces are untouched.</p>
+              <p>
+                The page frame itself failed{error.digest ? "" : `: ${error.message}`}. Stored traces are untouched.
+              </p>
               {error.digest ? (
                 <p className="muted small">
                   Reference <code>{error.digest}</code> — the same id is in the server&apos;s log.

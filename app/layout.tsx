@@ -11,7 +11,13 @@ export const metadata: Metadata = {
   title: { default: "Toolscope", template: "%s · Toolscope" },
   description: "See what your agent's tools did",
   // Static assets in public/ (favicon.ico for browsers that ask for it by name).
-  icons: { icon: [{ url: "/favicon.ico", sizes: "any" }, { url: "/icon.svg", type: "image/svg+xml" }], apple: "/apple-touch-icon.png" },
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "any" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
   manifest: "/site.webmanifest",
 };
 

@@ -9,7 +9,10 @@ export default function NotFound() {
   return (
     <div className="card error-page">
       <h1>Page not found</h1>
-      <p>Nothing lives at this address: the link may be mistyped, or the thread or call it named does not exist (or was deleted).</p>
+      <p>
+        Nothing lives at this address: the link may be mistyped, or the thread or call it named does not exist (or was
+        deleted).
+      </p>
       <p className="error-actions">
         <Link href="/">Overview</Link>
         <Link href="/threads">All threads</Link>

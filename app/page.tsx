@@ -24,8 +24,13 @@ async function Overview() {
         {health.database.provider === "sqlite" ? "SQLite" : "PostgreSQL"}
       </span>{" "}
       <span className="mono small">{health.database.url}</span>{" "}
-      <span className={`badge ${health.migrations.state === "up_to_date" ? "badge-ok" : "badge-warn"}`} data-testid="migration-state">
-        {health.migrations.state === "up_to_date" ? `migrations up to date (${health.migrations.applied.length})` : `${health.migrations.pending.length} migrations pending`}
+      <span
+        className={`badge ${health.migrations.state === "up_to_date" ? "badge-ok" : "badge-warn"}`}
+        data-testid="migration-state"
+      >
+        {health.migrations.state === "up_to_date"
+          ? `migrations up to date (${health.migrations.applied.length})`
+          : `${health.migrations.pending.length} migrations pending`}
       </span>
     </p>
   );

@@ -48,7 +48,10 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
   await expect(row).toContainText("never");
   const group = `e2e-exposed-${Date.now()}`;
   const register = () =>
-    api.post("/api/events", { headers: { authorization: `Bearer ${key}` }, data: { type: "tool_call", group_id: group, id: "c1", name: "search" } });
+    api.post("/api/events", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { type: "tool_call", group_id: group, id: "c1", name: "search" },
+    });
   expect((await register()).status()).toBe(201);
   expect((await api.get("/api/threads", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(403);
   await page.reload();
@@ -106,7 +109,11 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
 
 test("a mis-cased API path (/API/callback) answers a JSON 404 naming /api/callback, not a redirect to sign-in", async () => {
   const api = await playwrightRequest.newContext({ baseURL: EXPOSED_URL });
-  for (const [method, path, use] of [["POST", "/API/callback", "/api/callback"], ["GET", "/Api/threads", "/api/threads"], ["POST", "/V1/traces", "/v1/traces"]] as const) {
+  for (const [method, path, use] of [
+    ["POST", "/API/callback", "/api/callback"],
+    ["GET", "/Api/threads", "/api/threads"],
+    ["POST", "/V1/traces", "/v1/traces"],
+  ] as const) {
     const answer = await api.fetch(path, { method, data: {}, maxRedirects: 0 });
     expect(answer.status(), `${method} ${path}`).toBe(404);
     expect(answer.headers()["content-type"], path).toContain("application/json");

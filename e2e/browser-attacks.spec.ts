@@ -11,7 +11,13 @@ const ATTACKER_PORT = Number(process.env.E2E_PORT ?? 3210) + 3;
 const TRANSCRIPT = JSON.stringify({
   messages: [
     { role: "user", content: "Weather in Oslo?" },
-    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"location":"Oslo"}' } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"location":"Oslo"}' } },
+      ],
+    },
     { role: "tool", tool_call_id: "call_1", content: "planted" },
   ],
 });
@@ -54,10 +60,18 @@ test("a page on another origin creates nothing through fetch or forms", async ({
     await page.goto(`http://localhost:${port}/`);
     // Both forms' answers (refusals), so that the check below runs after the server has seen them.
     const formsAnswered = Promise.all([
-      page.waitForResponse((response) => response.url().includes(`group_id=${group}-form`) && response.request().resourceType() === "document"),
-      page.waitForResponse((response) => new URL(response.url()).pathname === "/api/events" && response.request().resourceType() === "document"),
+      page.waitForResponse(
+        (response) =>
+          response.url().includes(`group_id=${group}-form`) && response.request().resourceType() === "document",
+      ),
+      page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === "/api/events" && response.request().resourceType() === "document",
+      ),
     ]);
-    const results = await page.evaluate(() => (window as unknown as { attack: () => Promise<Record<string, string>> }).attack());
+    const results = await page.evaluate(() =>
+      (window as unknown as { attack: () => Promise<Record<string, string>> }).attack(),
+    );
     expect(results.fetch).toBe("sent");
     expect(results.read).toBe("blocked");
     const answers = await formsAnswered;
@@ -72,19 +86,37 @@ test("a page on another origin creates nothing through fetch or forms", async ({
   expect(JSON.stringify(deliveries)).not.toContain(group);
 
   // The form's very body, sent as Toolscope's own page sends an upload, is imported: the refusals were about the attack.
-  const legit = await request.post(`/api/import?group_id=${group}-legit`, { headers: { "content-type": "application/json" }, data: `${FORM_NAME}=${FORM_VALUE}` });
+  const legit = await request.post(`/api/import?group_id=${group}-legit`, {
+    headers: { "content-type": "application/json" },
+    data: `${FORM_NAME}=${FORM_VALUE}`,
+  });
   expect(legit.status(), await legit.text()).toBeLessThan(300);
 });
 
-test("the main pages run under a nonce CSP without 'unsafe-inline' scripts and report no violation", async ({ page }) => {
+test("the main pages run under a nonce CSP without 'unsafe-inline' scripts and report no violation", async ({
+  page,
+}) => {
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy|Refused to (execute|load)/i.test(message.text())) violations.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => console.error(`Refused to execute: CSP violation ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`Refused to execute: CSP violation ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
-  for (const path of ["/", "/threads", "/pending", "/deliveries", "/insights", "/import", "/compare", "/subscriptions", "/settings/access", "/settings/models"]) {
+  for (const path of [
+    "/",
+    "/threads",
+    "/pending",
+    "/deliveries",
+    "/insights",
+    "/import",
+    "/compare",
+    "/subscriptions",
+    "/settings/access",
+    "/settings/models",
+  ]) {
     const response = await page.goto(path);
     const csp = response?.headers()["content-security-policy"] ?? "";
     expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);

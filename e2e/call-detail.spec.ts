@@ -18,11 +18,19 @@ function watchForEscapes(page: Page, baseURL: string) {
   return { dialogs, foreignRequests };
 }
 
-test("split view: the empty side beside an added line is ruled in the border colour, not a deletion red", async ({ page, request }) => {
+test("split view: the empty side beside an added line is ruled in the border colour, not a deletion red", async ({
+  page,
+  request,
+}) => {
   const group = uniqueGroup("e2e-diff-omit");
   const patch = "--- a.ts\n+++ a.ts\n@@ -1,1 +1,2 @@\n export const a = 1;\n+export const b = 2;\n";
   await registerCall(request, { group_id: group, id: "edit", name: "edit_file" });
-  await postResult(request, { group_id: group, id: "edit", text: "Edited a.ts", display_as: [{ type: "diff", content: { path: "a.ts", patch } }] });
+  await postResult(request, {
+    group_id: group,
+    id: "edit",
+    text: "Edited a.ts",
+    display_as: [{ type: "diff", content: { path: "a.ts", patch } }],
+  });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -44,11 +52,20 @@ test("split view: the empty side beside an added line is ruled in the border col
   }
 });
 
-test("split needs room: on a 390 px phone the diff is drawn unified with whole lines, and split comes back when wide", async ({ page, request }) => {
+test("split needs room: on a 390 px phone the diff is drawn unified with whole lines, and split comes back when wide", async ({
+  page,
+  request,
+}) => {
   const group = uniqueGroup("e2e-diff-narrow");
-  const patch = "--- src/limits.ts\n+++ src/limits.ts\n@@ -1,2 +1,2 @@\n export const retries = 3;\n-export const timeoutMs = 30_000; // the gateway closes idle sockets after 30 s\n+export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket\n";
+  const patch =
+    "--- src/limits.ts\n+++ src/limits.ts\n@@ -1,2 +1,2 @@\n export const retries = 3;\n-export const timeoutMs = 30_000; // the gateway closes idle sockets after 30 s\n+export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket\n";
   await registerCall(request, { group_id: group, id: "edit", name: "edit_file" });
-  await postResult(request, { group_id: group, id: "edit", text: "Edited src/limits.ts", display_as: [{ type: "diff", content: { path: "src/limits.ts", patch } }] });
+  await postResult(request, {
+    group_id: group,
+    id: "edit",
+    text: "Edited src/limits.ts",
+    display_as: [{ type: "diff", content: { path: "src/limits.ts", patch } }],
+  });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/calls/${await findCallRowId(request, group, "edit")}`);
   const diff = page.getByTestId("diff-viewer");
@@ -62,13 +79,20 @@ test("split needs room: on a 390 px phone the diff is drawn unified with whole l
   await expect(diff.getByRole("button", { name: "Split" })).toHaveCount(0);
   await expect(diff.getByTestId("diff-split-waits")).toBeVisible();
   const code = diff.locator("td.diff-code-insert");
-  await expect(code).toHaveText("export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket");
+  await expect(code).toHaveText(
+    "export const timeoutMs = 25_000; // below the gateway's idle close, so we never reuse a dead socket",
+  );
   // Split gave each side ~55 px of code (8 characters a line); unified gives the code column the rest of the row.
   expect((await code.boundingBox())?.width ?? 0, "the code column keeps most of the diff's width").toBeGreaterThan(150);
   // The two line-number gutters are sized to one-digit numbers (react-diff-view's fixed 7ch each took ~107 px).
-  const gutters = await diff.locator("tr:has(td.diff-code-insert) td.diff-gutter").evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
+  const gutters = await diff
+    .locator("tr:has(td.diff-code-insert) td.diff-gutter")
+    .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
   expect(gutters).toHaveLength(2);
-  expect(gutters.reduce((sum, width) => sum + width, 0), `gutters ${gutters.join(" + ")} px`).toBeLessThan(50);
+  expect(
+    gutters.reduce((sum, width) => sum + width, 0),
+    `gutters ${gutters.join(" + ")} px`,
+  ).toBeLessThan(50);
   // The raw text stays one click away.
   await page.getByRole("button", { name: "Raw text" }).click();
   await expect(page.getByLabel("Raw result text")).toHaveText("Edited src/limits.ts");
@@ -78,18 +102,34 @@ test("split needs room: on a 390 px phone the diff is drawn unified with whole l
   await expect(diff.getByRole("button", { name: "Split" })).toHaveAttribute("aria-pressed", "true");
 });
 
-test("a diff segment is drawn as a diff and the raw text is reachable and exact", async ({ page, request, context, baseURL }) => {
+test("a diff segment is drawn as a diff and the raw text is reachable and exact", async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const group = uniqueGroup("e2e-diff");
-  await registerCall(request, { group_id: group, id: "edit", name: "edit_file", arguments: { path: "src/main.rs" }, call_id: "toolu_01" });
-  const patch = '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,3 @@\n fn main() {\n-    println!("bye");\n+    println!("hello");\n }\n';
-  const text = 'Replaced text in src/main.rs\n  1 insertion(+), 1 deletion(-)\n\ttabs and  spaces kept\n';
+  await registerCall(request, {
+    group_id: group,
+    id: "edit",
+    name: "edit_file",
+    arguments: { path: "src/main.rs" },
+    call_id: "toolu_01",
+  });
+  const patch =
+    '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,3 @@\n fn main() {\n-    println!("bye");\n+    println!("hello");\n }\n';
+  const text = "Replaced text in src/main.rs\n  1 insertion(+), 1 deletion(-)\n\ttabs and  spaces kept\n";
   const message = {
     group_id: group,
     id: "edit",
     call_id: "toolu_01",
     text,
-    display_as: [{ type: "chart", content: { bars: [1, 2] } }, { type: "diff", content: { path: "src/main.rs", patch } }, { type: "text", content: "edit_file src/main.rs" }],
+    display_as: [
+      { type: "chart", content: { bars: [1, 2] } },
+      { type: "diff", content: { path: "src/main.rs", patch } },
+      { type: "text", content: "edit_file src/main.rs" },
+    ],
   };
   const accepted = await postResult(request, message);
   await postResult(request, message); // a duplicate: same answer, audited
@@ -118,7 +158,9 @@ test("a diff segment is drawn as a diff and the raw text is reachable and exact"
   await expect(raw).toBeVisible();
   expect(await raw.evaluate((element) => element.textContent)).toBe(text);
   await expect(page.getByTestId("raw-text-sha256")).toHaveText(String(accepted.body.text_sha256));
-  const download = await request.get(`${baseURL}${await page.getByRole("link", { name: "Download" }).getAttribute("href")}`);
+  const download = await request.get(
+    `${baseURL}${await page.getByRole("link", { name: "Download" }).getAttribute("href")}`,
+  );
   expect(download.headers()["content-type"]).toBe("text/plain; charset=utf-8");
   expect(download.headers()["content-disposition"]).toContain("attachment");
   expect(await download.text()).toBe(text);
@@ -139,7 +181,10 @@ test("a diff segment is drawn as a diff and the raw text is reachable and exact"
   await page.screenshot({ path: "test-results/screenshots/call-detail.png", fullPage: true });
 });
 
-test("an envelope with low confidence is shown with its warning; only http(s) sources are links", async ({ page, request }) => {
+test("an envelope with low confidence is shown with its warning; only http(s) sources are links", async ({
+  page,
+  request,
+}) => {
   const group = uniqueGroup("e2e-envelope");
   await registerCall(request, { group_id: group, id: "kb", name: "kb_lookup", arguments: { q: "refund policy" } });
   const envelope = {
@@ -156,7 +201,11 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
   };
   await postResult(request, { group_id: group, id: "kb", text: JSON.stringify(envelope) });
   await registerCall(request, { group_id: group, id: "partial", name: "kb_lookup" });
-  await postResult(request, { group_id: group, id: "partial", text: JSON.stringify({ success: true, confidence: 1.7 }) });
+  await postResult(request, {
+    group_id: group,
+    id: "partial",
+    text: JSON.stringify({ success: true, confidence: 1.7 }),
+  });
 
   await page.goto(`/calls/${await findCallRowId(request, group, "kb")}`);
   const panel = page.getByTestId("envelope-panel");
@@ -167,7 +216,9 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
   const verdict = page.getByTestId("verdict-panel");
   await expect(verdict.getByTestId("verdict-next-action")).toHaveText("ask the user");
   await expect(verdict.getByTestId("verdict-confidence")).toHaveText("0.31 (low)");
-  await expect(page.getByText("Do not rely on it: ask the user for more information or hand over to a human.")).toHaveCount(1);
+  await expect(
+    page.getByText("Do not rely on it: ask the user for more information or hand over to a human."),
+  ).toHaveCount(1);
   const verdictBox = await verdict.boundingBox();
   expect(verdictBox?.y ?? Infinity).toBeLessThan(400);
   await expect(panel).toContainText("ask_user");
@@ -192,7 +243,11 @@ test("an envelope with low confidence is shown with its warning; only http(s) so
 test("an envelope field sent with a wrong value is shown as invalid, never as missing", async ({ page, request }) => {
   const group = uniqueGroup("e2e-envelope-wrong");
   await registerCall(request, { group_id: group, id: "bad", name: "lookup" });
-  await postResult(request, { group_id: group, id: "bad", text: JSON.stringify({ success: "yes", data: null, confidence: 0.9, nextAction: "explode", error: null, meta: {} }) });
+  await postResult(request, {
+    group_id: group,
+    id: "bad",
+    text: JSON.stringify({ success: "yes", data: null, confidence: 0.9, nextAction: "explode", error: null, meta: {} }),
+  });
   await page.goto(`/calls/${await findCallRowId(request, group, "bad")}`);
   const panel = page.getByTestId("envelope-panel");
   await expect(page.getByTestId("envelope-kind")).toHaveText("invalid");
@@ -207,7 +262,12 @@ test("hostile text, diff file names and hunk headers are rendered inert", async 
   const group = uniqueGroup("e2e-xss");
   const img = "<img src=x onerror=alert(1)>";
   const script = "<script>alert(2)</script>";
-  await registerCall(request, { group_id: group, id: "x1", name: `tool${img}`, arguments: JSON.stringify({ q: script }) });
+  await registerCall(request, {
+    group_id: group,
+    id: "x1",
+    name: `tool${img}`,
+    arguments: JSON.stringify({ q: script }),
+  });
   const patch = [
     `--- a/${script}.js`,
     `+++ b/${img}.js`,
@@ -217,7 +277,12 @@ test("hostile text, diff file names and hunk headers are rendered inert", async 
     "",
   ].join("\n");
   const text = `${img}${script}<svg onload=alert(4)><iframe src="https://evil.example/"></iframe>`;
-  await postResult(request, { group_id: group, id: "x1", text, display_as: [{ type: "diff", content: { path: `${img}.js`, patch } }] });
+  await postResult(request, {
+    group_id: group,
+    id: "x1",
+    text,
+    display_as: [{ type: "diff", content: { path: `${img}.js`, patch } }],
+  });
   await registerCall(request, { group_id: group, id: "x2", name: "mcp_tool" });
   const mcp = {
     content: [
@@ -227,7 +292,12 @@ test("hostile text, diff file names and hunk headers are rendered inert", async 
     ],
     isError: false,
   };
-  await postResult(request, { group_id: group, id: "x2", text: JSON.stringify(mcp), display_as: [{ type: "text", content: `${script}${img}` }] });
+  await postResult(request, {
+    group_id: group,
+    id: "x2",
+    text: JSON.stringify(mcp),
+    display_as: [{ type: "text", content: `${script}${img}` }],
+  });
 
   await page.goto(`/threads/${encodeURIComponent(group)}`);
   await expect(page.getByRole("feed", { name: "Thread timeline" })).toContainText(`tool${img}`);
@@ -267,7 +337,10 @@ test("invisible characters are revealed and secrets masked until revealed", asyn
   await expect(raw).toContainText("sk-p…[masked openai_key #");
   // The page holds the masked text only; "Reveal a value…" leads to the panel that asks the server for one value.
   await page.getByTestId("reveal-secrets").click();
-  await page.getByTestId("secrets-panel").getByRole("button", { name: /Reveal/ }).click();
+  await page
+    .getByTestId("secrets-panel")
+    .getByRole("button", { name: /Reveal/ })
+    .click();
   await expect(page.getByTestId("revealed-value")).toHaveText(secret);
   await expect(raw).not.toContainText(secret);
 });

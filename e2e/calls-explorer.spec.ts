@@ -23,7 +23,8 @@ async function seed(request: APIRequestContext) {
   const tool = `deploy_${suffix}`;
   const word = `flamingo${suffix.replaceAll("_", "")}`;
   // 60 calls of one tool: 5 failed deploys with a timeout (slow), the rest fine; one mentions the search word.
-  for (let i = 0; i < 60; i++) await registerCall(request, { group_id: group, id: `c${i}`, name: tool, arguments: JSON.stringify({ i }) });
+  for (let i = 0; i < 60; i++)
+    await registerCall(request, { group_id: group, id: `c${i}`, name: tool, arguments: JSON.stringify({ i }) });
   await postResults(
     request,
     Array.from({ length: 60 }, (_, i) => ({
@@ -31,8 +32,18 @@ async function seed(request: APIRequestContext) {
       id: `c${i}`,
       text:
         i < 5
-          ? envelope({ success: false, confidence: 0, nextAction: "retry", error: { type: "timeout", message: "upstream slow", retryable: true }, meta: { toolName: "t", toolVersion: "1", traceId: "x", durationMs: 2500 + i, cached: false } })
-          : envelope({ confidence: i === 7 ? 0.3 : 0.9, nextAction: i === 7 ? "ask_user" : "continue", data: { note: i === 42 ? `found the ${word}` : "nothing" } }),
+          ? envelope({
+              success: false,
+              confidence: 0,
+              nextAction: "retry",
+              error: { type: "timeout", message: "upstream slow", retryable: true },
+              meta: { toolName: "t", toolVersion: "1", traceId: "x", durationMs: 2500 + i, cached: false },
+            })
+          : envelope({
+              confidence: i === 7 ? 0.3 : 0.9,
+              nextAction: i === 7 ? "ask_user" : "continue",
+              data: { note: i === 42 ? `found the ${word}` : "nothing" },
+            }),
     })),
   );
   return { group, tool, word };
@@ -44,7 +55,13 @@ test("filters, search and keyset pages live in the URL; Insights bars drill in",
   // The API: filters and the issue's example ("every failed deploy over 2 s").
   const api = await (await request.get(`/api/calls?tool=${tool}&status=errored&latencyMin=2000`)).json();
   expect(api.items).toHaveLength(5);
-  expect(api.items[0]).toMatchObject({ toolName: tool, groupId: group, errorType: "timeout", nextAction: "retry", verdict: { state: "failed", action: "retry" } });
+  expect(api.items[0]).toMatchObject({
+    toolName: tool,
+    groupId: group,
+    errorType: "timeout",
+    nextAction: "retry",
+    verdict: { state: "failed", action: "retry" },
+  });
   expect((await request.get("/api/calls?latencyMin=abc")).status()).toBe(422);
 
   // The page: a filter chosen in the form lands in the URL, and the URL alone reproduces the view.
@@ -69,18 +86,25 @@ test("filters, search and keyset pages live in the URL; Insights bars drill in",
 
   // Keyset paging: 60 calls → 50 + 10, no repeats.
   await page.goto(`/calls?tool=${tool}`);
-  const first = await page.getByTestId("explorer-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-call-key")));
+  const first = await page
+    .getByTestId("explorer-row")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-call-key")));
   await page.getByTestId("explorer-next").click();
   await expect(page).toHaveURL(/cursor=/);
   await expect(page.getByTestId("explorer-row")).toHaveCount(10);
-  const second = await page.getByTestId("explorer-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-call-key")));
+  const second = await page
+    .getByTestId("explorer-row")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-call-key")));
   expect(new Set([...first, ...second]).size).toBe(60);
   await expect(page.getByText("End of the list.")).toBeVisible();
 
   // Drill-in: the Insights error bar for this tool's timeouts lists exactly those calls.
   await page.goto("/insights");
   const errors = page.getByRole("region", { name: "Error types by tool" });
-  await errors.getByRole("row", { name: new RegExp(tool) }).getByRole("link", { name: /timeout 5/ }).click();
+  await errors
+    .getByRole("row", { name: new RegExp(tool) })
+    .getByRole("link", { name: /timeout 5/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/calls\\?tool=${tool}&errorType=timeout`));
   await expect(page.getByTestId("explorer-row")).toHaveCount(5);
   await page.screenshot({ path: "test-results/screenshots/calls-explorer.png", fullPage: true });
@@ -90,7 +114,10 @@ test("filters, search and keyset pages live in the URL; Insights bars drill in",
   const verdict = page.getByTestId("verdict-panel");
   await expect(verdict).toContainText("failed · retry");
   await expect(verdict.getByTestId("verdict-advice")).toHaveText("The call failed. Retry the call.");
-  await expect(verdict.getByTestId("replay-at-step")).toHaveAttribute("href", new RegExp(`/threads/${group}/replay\\?step=\\d+`));
+  await expect(verdict.getByTestId("replay-at-step")).toHaveAttribute(
+    "href",
+    new RegExp(`/threads/${group}/replay\\?step=\\d+`),
+  );
 });
 
 test("usable at 390 px wide", async ({ page, request }) => {
@@ -99,7 +126,9 @@ test("usable at 390 px wide", async ({ page, request }) => {
   await page.goto(`/calls?tool=${tool}&status=errored`);
   await expect(page.getByTestId("explorer-row")).toHaveCount(5);
   // Nothing wider than the screen but the table's own scroller.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await expect(page.getByTestId("explorer-row").first().getByRole("link").first()).toBeInViewport();
   await page.screenshot({ path: "test-results/screenshots/calls-explorer-390.png", fullPage: true });

@@ -28,7 +28,9 @@ test("compares two threads: calls aligned by tool, argument and result diffs", a
   await page.getByRole("button", { name: "Compare" }).click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?a=${run}&b=${rerun}`));
 
-  await expect(page.getByTestId("compare-summary")).toContainText("2 aligned · 2 with different arguments · 1 with different results · 0 only in A · 1 only in B");
+  await expect(page.getByTestId("compare-summary")).toContainText(
+    "2 aligned · 2 with different arguments · 1 with different results · 0 only in A · 1 only in B",
+  );
   const rows = page.getByTestId("compare-row");
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(0)).toContainText("search_flights");

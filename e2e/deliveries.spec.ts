@@ -35,13 +35,17 @@ test("an unknown-call delivery shows its status, reason and raw body as text", a
   await expect(body).toContainText("⟨U+202E⟩");
   await expect(body.locator("img, script")).toHaveCount(0);
   await expect(page.getByText("sha256 matches the stored bytes")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Download raw bytes" })).toHaveAttribute("href", /^\/api\/deliveries\/\d+\/raw$/);
+  await expect(page.getByRole("link", { name: "Download raw bytes" })).toHaveAttribute(
+    "href",
+    /^\/api\/deliveries\/\d+\/raw$/,
+  );
   await page.screenshot({ path: "test-results/screenshots/deliveries.png", fullPage: true });
 });
 
 test("deliveries page by cursor and new ones arrive live", async ({ page, request }) => {
   const group = uniqueGroup("deliv-pages");
-  for (let i = 0; i < 53; i += 1) await postResult(request, { group_id: group, id: `missing_${i}`, text: `delivery ${i}` }, { expectStatus: 404 });
+  for (let i = 0; i < 53; i += 1)
+    await postResult(request, { group_id: group, id: `missing_${i}`, text: `delivery ${i}` }, { expectStatus: 404 });
 
   await page.goto(`/deliveries?group=${encodeURIComponent(group)}`);
   const rows = page.getByTestId("delivery-row");

@@ -7,8 +7,16 @@ import { findCallRowId, registerCall, uniqueGroup } from "./support/seed.ts";
 
 const SCREENSHOTS = "test-results/screenshots";
 
-async function importText(request: APIRequestContext, text: string, groupId: string, contentType = "application/json"): Promise<void> {
-  const response = await request.post(`/api/import?group_id=${encodeURIComponent(groupId)}`, { data: text, headers: { "content-type": contentType } });
+async function importText(
+  request: APIRequestContext,
+  text: string,
+  groupId: string,
+  contentType = "application/json",
+): Promise<void> {
+  const response = await request.post(`/api/import?group_id=${encodeURIComponent(groupId)}`, {
+    data: text,
+    headers: { "content-type": contentType },
+  });
   expect(response.status(), await response.text()).toBe(201);
 }
 
@@ -25,7 +33,10 @@ test("an imported Anthropic result shows its image and documents", async ({ page
   await page.screenshot({ path: `${SCREENSHOTS}/fidelity-content.png`, fullPage: true });
 });
 
-test("MCP tool title and annotations are shown as untrusted hints; big integers keep their digits", async ({ page, request }) => {
+test("MCP tool title and annotations are shown as untrusted hints; big integers keep their digits", async ({
+  page,
+  request,
+}) => {
   const groupId = uniqueGroup("e2e-mcp");
   const log = [
     '{"direction":"client->server","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}}',
@@ -41,7 +52,9 @@ test("MCP tool title and annotations are shown as untrusted hints; big integers 
   await expect(hints).toContainText("untrusted");
   await expect(hints).toContainText("Delete Order");
   await expect(hints).toContainText("destructive — may destroy or overwrite");
-  await expect(page.getByRole("region", { name: "Arguments" }).or(page.locator(".arguments-view"))).toContainText("12345678901234567890");
+  await expect(page.getByRole("region", { name: "Arguments" }).or(page.locator(".arguments-view"))).toContainText(
+    "12345678901234567890",
+  );
   await expect(page.getByTestId("mcp-warning")).toContainText("structuredContent has no TextContent serialization");
   await page.screenshot({ path: `${SCREENSHOTS}/fidelity-mcp-hints.png`, fullPage: true });
 
@@ -54,8 +67,13 @@ test("MCP tool title and annotations are shown as untrusted hints; big integers 
 
 test("a raw text/event-stream capture imports as whole calls", async ({ request }) => {
   const groupId = uniqueGroup("e2e-sse");
-  const sse = asServerSentEvents(anthropicStream, (event) => ("type" in event && typeof event.type === "string" ? event.type : undefined));
-  const response = await request.post(`/api/import?group_id=${encodeURIComponent(groupId)}`, { data: sse, headers: { "content-type": "text/event-stream" } });
+  const sse = asServerSentEvents(anthropicStream, (event) =>
+    "type" in event && typeof event.type === "string" ? event.type : undefined,
+  );
+  const response = await request.post(`/api/import?group_id=${encodeURIComponent(groupId)}`, {
+    data: sse,
+    headers: { "content-type": "text/event-stream" },
+  });
   expect(response.status(), await response.text()).toBe(201);
   expect(await response.json()).toMatchObject({ format: "anthropic", counts: { calls: 2, issues: 0 } });
   const replay = await request.get(`/api/threads/${encodeURIComponent(groupId)}/replay?vendor=anthropic`);
@@ -66,12 +84,21 @@ test("an oauth message settles the call and shows the URL to follow", async ({ p
   const groupId = uniqueGroup("e2e-oauth");
   const call = await registerCall(request, { group_id: groupId, id: "call_repo", name: "create_repo" });
   const response = await request.post("/api/callback", {
-    data: { type: "oauth", group_id: call.groupId, id: call.id, call_id: null, auth_url: "https://github.com/login/oauth/authorize?client_id=abc&state=e2e" },
+    data: {
+      type: "oauth",
+      group_id: call.groupId,
+      id: call.id,
+      call_id: null,
+      auth_url: "https://github.com/login/oauth/authorize?client_id=abc&state=e2e",
+    },
   });
   expect(response.status()).toBe(200);
   await page.goto(`/calls/${await findCallRowId(request, groupId, "call_repo")}`);
   await expect(page.getByRole("heading", { name: "Authorization requested" })).toBeVisible();
-  await expect(page.getByTestId("oauth-url")).toHaveAttribute("href", "https://github.com/login/oauth/authorize?client_id=abc&state=e2e");
+  await expect(page.getByTestId("oauth-url")).toHaveAttribute(
+    "href",
+    "https://github.com/login/oauth/authorize?client_id=abc&state=e2e",
+  );
   await expect(page.locator('[data-status="auth_required"]').first()).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/fidelity-oauth.png`, fullPage: true });
 });

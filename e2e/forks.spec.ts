@@ -5,7 +5,11 @@ import { expect, test, type Page } from "@playwright/test";
 import { enqueueAnswers, FAKE_PROVIDER_KEY } from "./support/fake-provider.ts";
 import { postEvent, postResult, registerCall, uniqueGroup } from "./support/seed.ts";
 
-const WEATHER = { name: "get_weather", description: "Current weather for a city", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+const WEATHER = {
+  name: "get_weather",
+  description: "Current weather for a city",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
 
 async function expectNoKey(page: Page): Promise<void> {
   expect(await page.content()).not.toContain(FAKE_PROVIDER_KEY);
@@ -13,9 +17,28 @@ async function expectNoKey(page: Page): Promise<void> {
 
 test("forks a thread at a step with an edited result, answers, continues and compares", async ({ page, request }) => {
   const original = uniqueGroup("e2e-fork-original");
-  await postEvent(request, { type: "message", group_id: original, role: "user", text: "Umbrella in Paris or Rome today?" });
-  await registerCall(request, { group_id: original, id: "call_paris", name: "get_weather", arguments: '{"city":"Paris"}', declaration: WEATHER, step: 0 });
-  await registerCall(request, { group_id: original, id: "call_rome", name: "get_weather", arguments: '{"city":"Rome"}', declaration: WEATHER, step: 0 });
+  await postEvent(request, {
+    type: "message",
+    group_id: original,
+    role: "user",
+    text: "Umbrella in Paris or Rome today?",
+  });
+  await registerCall(request, {
+    group_id: original,
+    id: "call_paris",
+    name: "get_weather",
+    arguments: '{"city":"Paris"}',
+    declaration: WEATHER,
+    step: 0,
+  });
+  await registerCall(request, {
+    group_id: original,
+    id: "call_rome",
+    name: "get_weather",
+    arguments: '{"city":"Rome"}',
+    declaration: WEATHER,
+    step: 0,
+  });
   await postResult(request, { group_id: original, id: "call_paris", text: '{"city":"Paris","rain":true}' });
   await postResult(request, { group_id: original, id: "call_rome", text: '{"city":"Rome","rain":false}' });
   await postEvent(request, { type: "output_text", group_id: original, text: "Take one in Paris." });
@@ -45,7 +68,9 @@ test("forks a thread at a step with an edited result, answers, continues and com
   // Edit what Paris's weather said; the edit is marked.
   const parisResult = page.getByTestId("fork-event").filter({ hasText: "call_paris →" });
   await parisResult.getByRole("button", { name: "Edit result" }).click();
-  await page.getByLabel("Result text of call_paris (what the model sees)").fill('{"city":"Paris","rain":false,"note":"dry all day"}');
+  await page
+    .getByLabel("Result text of call_paris (what the model sees)")
+    .fill('{"city":"Paris","rain":false,"note":"dry all day"}');
   await expect(parisResult.getByText("edited", { exact: true })).toBeVisible();
   await page.getByLabel("Model target").selectOption("fake-chat");
   await expect(page.getByRole("option", { name: /unkeyed.*key E2E_KEY_THAT_IS_NOT_SET not set/ })).toBeDisabled();
@@ -80,7 +105,9 @@ test("forks a thread at a step with an edited result, answers, continues and com
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByTestId("fork-turn")).toHaveCount(2);
   await expect(page.getByTestId("fork-status")).toHaveText("finished (no tool called)", { timeout: 20_000 });
-  await expect(page.getByTestId("fork-turn").nth(1).getByTestId("fork-turn-text")).toHaveText("Take an umbrella in Berlin; Paris stays dry.");
+  await expect(page.getByTestId("fork-turn").nth(1).getByTestId("fork-turn-text")).toHaveText(
+    "Take an umbrella in Berlin; Paris stays dry.",
+  );
   await expect(page.getByRole("definition").first()).toBeVisible();
   await expect(page.getByLabel("Tokens used by this fork")).toContainText("1,881");
   await expect(page.getByTestId("fork-continue-blocked")).toContainText("the run is over");

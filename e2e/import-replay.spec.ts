@@ -11,7 +11,10 @@ function uniqueGroup(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-test("import through the upload control, step through the replay, copy and download the history", async ({ page, context }) => {
+test("import through the upload control, step through the replay, copy and download the history", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const groupId = uniqueGroup("e2e-trip");
 
@@ -75,21 +78,50 @@ test("import through the upload control, step through the replay, copy and downl
         role: "assistant",
         content: "Looking all three up at once.",
         tool_calls: [
-          { id: "toolu_e2e_paris", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris, France"}' } },
-          { id: "toolu_e2e_tokyo", type: "function", function: { name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' } },
-          { id: "toolu_e2e_time", type: "function", function: { name: "get_local_time", arguments: '{"timezone":"Asia/Tokio"}' } },
+          {
+            id: "toolu_e2e_paris",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"location":"Paris, France"}' },
+          },
+          {
+            id: "toolu_e2e_tokyo",
+            type: "function",
+            function: { name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' },
+          },
+          {
+            id: "toolu_e2e_time",
+            type: "function",
+            function: { name: "get_local_time", arguments: '{"timezone":"Asia/Tokio"}' },
+          },
         ],
       },
       { role: "tool", tool_call_id: "toolu_e2e_paris", content: '{"temp_c":18,"conditions":"cloudy"}' },
       { role: "tool", tool_call_id: "toolu_e2e_tokyo", content: '{"temp_c":24,"conditions":"sunny"}' },
     ],
     tools: [
-      { type: "function", function: { name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } } },
-      { type: "function", function: { name: "get_local_time", description: "Local time in an IANA time zone.", parameters: { type: "object", properties: { timezone: { type: "string" } }, required: ["timezone"] } } },
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Current weather for a city.",
+          parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] },
+        },
+      },
+      {
+        type: "function",
+        function: {
+          name: "get_local_time",
+          description: "Local time in an IANA time zone.",
+          parameters: { type: "object", properties: { timezone: { type: "string" } }, required: ["timezone"] },
+        },
+      },
     ],
   });
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download JSON" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download JSON" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`${groupId}-openai-chat-step-8.json`);
   const downloaded: unknown = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
   expect(downloaded).toEqual(copied);
@@ -104,10 +136,18 @@ test("import through the upload control, step through the replay, copy and downl
   expect(exported.suggestedFilename()).toBe(`${groupId}.toolscope.jsonl`);
   const exportPath = await exported.path();
   const exportText = fs.readFileSync(exportPath, "utf8");
-  expect(JSON.parse(exportText.split("\n")[0] ?? "")).toEqual({ kind: "toolscope-export", version: 1, group_id: groupId });
+  expect(JSON.parse(exportText.split("\n")[0] ?? "")).toEqual({
+    kind: "toolscope-export",
+    version: 1,
+    group_id: groupId,
+  });
   const copyId = `${groupId}-copy`;
   await page.goto("/import");
-  await page.getByLabel("Transcript file").setInputFiles({ name: `${groupId}.toolscope.jsonl`, mimeType: "application/x-ndjson", buffer: Buffer.from(exportText) });
+  await page.getByLabel("Transcript file").setInputFiles({
+    name: `${groupId}.toolscope.jsonl`,
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(exportText),
+  });
   await page.getByLabel("Group id (optional)").fill(copyId);
   await page.getByRole("button", { name: "Import", exact: true }).click();
   await expect(page.getByTestId("import-result")).toContainText(`Imported ${copyId}`);
@@ -116,13 +156,19 @@ test("import through the upload control, step through the replay, copy and downl
 
 test("the upload control shows the precise error for a malformed transcript", async ({ page }) => {
   await page.goto("/import");
-  const broken = JSON.stringify({ messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: 7, content: "x" }] }] });
-  await page.getByLabel("Transcript file").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(broken) });
+  const broken = JSON.stringify({
+    messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: 7, content: "x" }] }],
+  });
+  await page
+    .getByLabel("Transcript file")
+    .setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(broken) });
   await page.getByLabel("Format", { exact: true }).selectOption("anthropic");
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const error = page.getByTestId("import-error");
   await expect(error).toHaveAttribute("role", "alert");
-  await expect(error).toContainText("Import failed (422 invalid): messages[0].content[0].tool_use_id: expected a string, got number");
+  await expect(error).toContainText(
+    "Import failed (422 invalid): messages[0].content[0].tool_use_id: expected a string, got number",
+  );
   await expect(error).toContainText("At messages[0].content[0].tool_use_id");
   await page.screenshot({ path: `${SCREENSHOTS}/import-error.png`, fullPage: true });
 });
@@ -132,13 +178,24 @@ test("replays a live thread recorded through the public API, with the open call 
   const events = await request.post("/api/events", {
     data: [
       { type: "message", group_id: groupId, role: "user", text: "Deploy the API to prod, then check health." },
-      { type: "tool_call", group_id: groupId, id: "call_deploy", name: "deploy", arguments: '{"service":"api","env":"prod"}' },
+      {
+        type: "tool_call",
+        group_id: groupId,
+        id: "call_deploy",
+        name: "deploy",
+        arguments: '{"service":"api","env":"prod"}',
+      },
       { type: "tool_call", group_id: groupId, id: "call_health", name: "check_health", arguments: '{"service":"api"}' },
     ],
   });
   expect(events.status()).toBe(207);
   const delivered = await request.post("/api/callback", {
-    data: { type: "tool_result", group_id: groupId, id: "call_deploy", text: "Deployment completed. Instance i-0abc123 is running." },
+    data: {
+      type: "tool_result",
+      group_id: groupId,
+      id: "call_deploy",
+      text: "Deployment completed. Instance i-0abc123 is running.",
+    },
   });
   expect(delivered.status()).toBe(200);
 
@@ -152,23 +209,43 @@ test("replays a live thread recorded through the public API, with the open call 
   const api = await request.get(`/api/threads/${groupId}/replay?vendor=anthropic&step=3`);
   expect(api.status()).toBe(200);
   const body = await api.json();
-  expect(body).toMatchObject({ group_id: groupId, vendor: "anthropic", step: 3, total: 4, pending_call_ids: ["call_deploy", "call_health"] });
+  expect(body).toMatchObject({
+    group_id: groupId,
+    vendor: "anthropic",
+    step: 3,
+    total: 4,
+    pending_call_ids: ["call_deploy", "call_health"],
+  });
   expect((await request.get(`/api/threads/${groupId}-missing/replay`)).status()).toBe(404);
 });
 
-test("the history box opens at its end, where the step is, and follows the steps; a live event shows its own record", async ({ page, request }) => {
+test("the history box opens at its end, where the step is, and follows the steps; a live event shows its own record", async ({
+  page,
+  request,
+}) => {
   const groupId = uniqueGroup("e2e-replay-end");
   for (let i = 0; i < 6; i += 1) {
-    const call = await request.post("/api/events", { data: { type: "tool_call", group_id: groupId, id: `call_${i}`, name: "read_log", arguments: { part: i } } });
+    const call = await request.post("/api/events", {
+      data: { type: "tool_call", group_id: groupId, id: `call_${i}`, name: "read_log", arguments: { part: i } },
+    });
     expect(call.status()).toBe(201);
     const text = Array.from({ length: 30 }, (_, line) => `part ${i} line ${line}`).join("\n");
-    expect((await request.post("/api/callback", { data: { type: "tool_result", group_id: groupId, id: `call_${i}`, text } })).status()).toBe(200);
+    expect(
+      (
+        await request.post("/api/callback", { data: { type: "tool_result", group_id: groupId, id: `call_${i}`, text } })
+      ).status(),
+    ).toBe(200);
   }
   await page.goto(`/threads/${groupId}/replay?vendor=openai-chat`);
   await expect(page.getByTestId("replay-position")).toHaveText("Step 12 of 12");
   const json = page.getByTestId("replay-json");
   await expect(json).toContainText("part 5 line 29");
-  const atEnd = () => json.evaluate((element) => element.scrollHeight > element.clientHeight && element.scrollTop + element.clientHeight >= element.scrollHeight - 2);
+  const atEnd = () =>
+    json.evaluate(
+      (element) =>
+        element.scrollHeight > element.clientHeight &&
+        element.scrollTop + element.clientHeight >= element.scrollHeight - 2,
+    );
   await expect.poll(atEnd).toBe(true);
   await page.getByRole("button", { name: /Previous/ }).click();
   // call_5 is requested at step 11 and answered at step 12: pending here (the count shows once the step loaded).

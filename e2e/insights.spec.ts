@@ -23,9 +23,27 @@ test("insights chart confidence bands, next actions, errors by tool and slow too
     ["high", envelope(0.95)],
     ["medium", envelope(0.65)],
     ["low", envelope(0.15)],
-    ["failed", envelope(0, { success: false, nextAction: "stop", error: { type: "not_found", message: "no such order", retryable: false } })],
+    [
+      "failed",
+      envelope(0, {
+        success: false,
+        nextAction: "stop",
+        error: { type: "not_found", message: "no such order", retryable: false },
+      }),
+    ],
     // Longer than any earlier run's slow tool (the e2e database may be reused), so this one is the slowest.
-    ["slow", envelope(0.9, { meta: { toolName: "t", toolVersion: "1", traceId: "y", durationMs: Date.now() - Date.parse("2020-01-01T00:00:00Z"), cached: false } })],
+    [
+      "slow",
+      envelope(0.9, {
+        meta: {
+          toolName: "t",
+          toolVersion: "1",
+          traceId: "y",
+          durationMs: Date.now() - Date.parse("2020-01-01T00:00:00Z"),
+          cached: false,
+        },
+      }),
+    ],
   ];
   for (const [id, text] of seeds) {
     await registerCall(request, { group_id: group, id, name: tool });

@@ -14,8 +14,16 @@ test("missing thread and call pages answer 404 and offer a way back", async ({ p
 
 test("the storage view shows the database and what retention removes next", async ({ page, request }) => {
   const group = `e2e-storage-${Date.now()}`;
-  expect((await request.post("/api/events", { data: { type: "tool_call", group_id: group, id: "c1", name: "lookup" } })).status()).toBe(201);
-  expect((await request.post("/api/callback", { data: { type: "tool_result", group_id: group, id: "c1", text: "found" } })).status()).toBe(200);
+  expect(
+    (
+      await request.post("/api/events", { data: { type: "tool_call", group_id: group, id: "c1", name: "lookup" } })
+    ).status(),
+  ).toBe(201);
+  expect(
+    (
+      await request.post("/api/callback", { data: { type: "tool_result", group_id: group, id: "c1", text: "found" } })
+    ).status(),
+  ).toBe(200);
 
   const storage = await (await request.get("/api/storage")).json();
   expect(storage.database.provider).toBe("sqlite");
@@ -39,7 +47,9 @@ test("the storage view shows the database and what retention removes next", asyn
 test.describe("in dark mode", () => {
   test.use({ colorScheme: "dark" });
 
-  test("the storage view is drawn with the dark palette: facts in two columns, tables with the theme's header and rules", async ({ page }) => {
+  test("the storage view is drawn with the dark palette: facts in two columns, tables with the theme's header and rules", async ({
+    page,
+  }) => {
     await page.goto("/settings/storage");
     await expect(page.getByRole("heading", { name: "Storage", level: 1 })).toBeVisible();
     const palette = await page.evaluate(() => {
@@ -59,8 +69,18 @@ test.describe("in dark mode", () => {
     // Database facts: a term column and a value column, terms in the muted text colour (not an indented browser list).
     const facts = page.locator("dl").filter({ hasText: "Oldest delivery" });
     expect(await facts.evaluate((dl) => getComputedStyle(dl).display)).toBe("grid");
-    expect(await facts.locator("dt").first().evaluate((dt) => getComputedStyle(dt).color)).toBe(palette.muted);
-    expect(await facts.locator("dd").first().evaluate((dd) => getComputedStyle(dd).marginLeft)).toBe("0px");
+    expect(
+      await facts
+        .locator("dt")
+        .first()
+        .evaluate((dt) => getComputedStyle(dt).color),
+    ).toBe(palette.muted);
+    expect(
+      await facts
+        .locator("dd")
+        .first()
+        .evaluate((dd) => getComputedStyle(dd).marginLeft),
+    ).toBe("0px");
 
     // Rows per table: the theme's header shade, a rule under each row, padded cells, counts right-aligned.
     const table = page.getByRole("table", { name: "Rows per table" });
@@ -69,7 +89,12 @@ test.describe("in dark mode", () => {
     const cell = table.getByTestId("rows-ToolResult");
     const style = await cell.evaluate((td) => {
       const computed = getComputedStyle(td);
-      return { border: computed.borderBottomColor, borderWidth: computed.borderBottomWidth, padding: computed.paddingLeft, align: computed.textAlign };
+      return {
+        border: computed.borderBottomColor,
+        borderWidth: computed.borderBottomWidth,
+        padding: computed.paddingLeft,
+        align: computed.textAlign,
+      };
     });
     expect(style).toEqual({ border: palette.border, borderWidth: "1px", padding: "12px", align: "right" });
     await page.screenshot({ path: "test-results/screenshots/storage-dark.png", fullPage: true });

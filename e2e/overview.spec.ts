@@ -17,9 +17,20 @@ test("overview figures match the data and link to the filtered lists", async ({ 
   await postResult(request, {
     group_id: group,
     id: "search_1",
-    text: JSON.stringify({ success: true, data: { items: [] }, confidence: 0.21, source: [], nextAction: "ask_user", error: null }),
+    text: JSON.stringify({
+      success: true,
+      data: { items: [] },
+      confidence: 0.21,
+      source: [],
+      nextAction: "ask_user",
+      error: null,
+    }),
   });
-  await postResult(request, { group_id: uniqueGroup("overview-ghost"), id: "nobody", text: "lost" }, { expectStatus: 404 });
+  await postResult(
+    request,
+    { group_id: uniqueGroup("overview-ghost"), id: "nobody", text: "lost" },
+    { expectStatus: 404 },
+  );
 
   await page.goto("/");
   const api = await (await request.get("/api/overview")).json();
@@ -51,8 +62,14 @@ test("overview figures match the data and link to the filtered lists", async ({ 
   await expect(lowRow.getByRole("link", { name: "search_1" })).toHaveAttribute("href", /^\/calls\/\d+$/);
 
   // The thread is among the recent ones; the unknown-call delivery is one click from the audit log.
-  await expect(page.getByTestId("overview-threads").getByRole("link", { name: group })).toHaveAttribute("href", `/threads/${encodeURIComponent(group)}`);
-  await expect(page.getByRole("link", { name: /^unknown call$/ })).toHaveAttribute("href", "/deliveries?outcome=unknown_call");
+  await expect(page.getByTestId("overview-threads").getByRole("link", { name: group })).toHaveAttribute(
+    "href",
+    `/threads/${encodeURIComponent(group)}`,
+  );
+  await expect(page.getByRole("link", { name: /^unknown call$/ })).toHaveAttribute(
+    "href",
+    "/deliveries?outcome=unknown_call",
+  );
 
   // Live: a thread registered now shows up without a reload.
   const calls = await figureValue(page, "count-calls");

@@ -4,12 +4,24 @@ import { expect, test, type Page } from "@playwright/test";
 import { postEventBatches, postResult, registerCall, uniqueGroup } from "./support/seed.ts";
 
 function pendingRow(page: Page, group: string, callKey: string) {
-  return page.locator(`[data-testid="pending-row"][data-call-key="${callKey}"]`).filter({ has: page.getByRole("link", { name: group, exact: true }) });
+  return page
+    .locator(`[data-testid="pending-row"][data-call-key="${callKey}"]`)
+    .filter({ has: page.getByRole("link", { name: group, exact: true }) });
 }
 
-test("a call registered while the page is open appears without reload, and leaves when its result arrives", async ({ page, request }) => {
+test("a call registered while the page is open appears without reload, and leaves when its result arrives", async ({
+  page,
+  request,
+}) => {
   const group = uniqueGroup("pending");
-  await registerCall(request, { group_id: group, id: "first", name: "lookup_order", timeout_ms: 30 * 60_000, vendor: "openai-chat", step: 1 });
+  await registerCall(request, {
+    group_id: group,
+    id: "first",
+    name: "lookup_order",
+    timeout_ms: 30 * 60_000,
+    vendor: "openai-chat",
+    step: 1,
+  });
 
   await page.goto("/pending?sort=newest");
   await expect(page.getByRole("heading", { name: "Pending calls", level: 1 })).toBeVisible();
@@ -35,7 +47,13 @@ test("while the reader is scrolled down, new calls wait behind an 'N new' button
   const group = uniqueGroup("pending-scroll");
   await postEventBatches(
     request,
-    Array.from({ length: 60 }, (_, i) => ({ type: "tool_call" as const, group_id: group, id: `bulk_${i}`, name: "index_document", arguments: `{"doc":${i}}` })),
+    Array.from({ length: 60 }, (_, i) => ({
+      type: "tool_call" as const,
+      group_id: group,
+      id: `bulk_${i}`,
+      name: "index_document",
+      arguments: `{"doc":${i}}`,
+    })),
   );
   await page.goto("/pending?sort=newest");
   const table = page.getByTestId("pending-calls");

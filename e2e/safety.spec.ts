@@ -24,7 +24,10 @@ async function expectNoSecretServed(request: APIRequestContext, path: string) {
     expect(response.status(), `${path} ${JSON.stringify(headers)}`).toBe(200);
     const body = await response.text();
     if ("RSC" in headers) expect(response.headers()["content-type"]).toContain("text/x-component");
-    for (const secret of SECRETS) expect(body, `${path} ${JSON.stringify(headers)} holds ${secret.slice(0, 8)}…`).not.toContain(secret.slice(0, 12));
+    for (const secret of SECRETS)
+      expect(body, `${path} ${JSON.stringify(headers)} holds ${secret.slice(0, 8)}…`).not.toContain(
+        secret.slice(0, 12),
+      );
   }
 }
 
@@ -41,11 +44,19 @@ test("an imported audit row never passes for a received one", async ({ page, req
       const record: unknown = JSON.parse(line);
       if (!isRecord(record)) throw new Error("bad export line");
       if (record.kind === "toolscope-export") record.group_id = planted;
-      if (record.kind === "delivery") Object.assign(record, { remote_address: "203.0.113.66", webhook_id: "msg_forged_2Zc9", received_at: "2019-03-04T05:06:07.000Z" });
+      if (record.kind === "delivery")
+        Object.assign(record, {
+          remote_address: "203.0.113.66",
+          webhook_id: "msg_forged_2Zc9",
+          received_at: "2019-03-04T05:06:07.000Z",
+        });
       return `${JSON.stringify(record)}\n`;
     })
     .join("");
-  const imported = await request.post("/api/import", { data: forged, headers: { "content-type": "application/x-ndjson" } });
+  const imported = await request.post("/api/import", {
+    data: forged,
+    headers: { "content-type": "application/x-ndjson" },
+  });
   expect(imported.status()).toBe(201);
 
   const api = await (await request.get(`/api/deliveries?group=${planted}`)).json();
@@ -56,10 +67,18 @@ test("an imported audit row never passes for a received one", async ({ page, req
     receivedAt: null,
     remoteAddress: null,
     webhookId: null,
-    imported: { by: "local", reported: { receivedAt: "2019-03-04T05:06:07.000Z", remoteAddress: "203.0.113.66", webhookId: "msg_forged_2Zc9" } },
+    imported: {
+      by: "local",
+      reported: { receivedAt: "2019-03-04T05:06:07.000Z", remoteAddress: "203.0.113.66", webhookId: "msg_forged_2Zc9" },
+    },
   });
   const received = await (await request.get(`/api/deliveries?group=${live}&origin=received`)).json();
-  expect(received.items.map((row: { origin: string; remoteAddress: string | null }) => [row.origin, row.remoteAddress !== null])).toEqual([["received", true]]);
+  expect(
+    received.items.map((row: { origin: string; remoteAddress: string | null }) => [
+      row.origin,
+      row.remoteAddress !== null,
+    ]),
+  ).toEqual([["received", true]]);
   expect((await (await request.get(`/api/deliveries?group=${planted}&origin=received`)).json()).items).toEqual([]);
 
   await page.goto(`/deliveries?group=${planted}`);
@@ -69,7 +88,9 @@ test("an imported audit row never passes for a received one", async ({ page, req
   await row.getByRole("button", { name: /Body/ }).click();
   const provenance = page.getByTestId("imported-provenance");
   await expect(provenance).toContainText("by local");
-  await expect(provenance).toContainText("reported by the import (not observed): received 2019-03-04T05:06:07.000Z from 203.0.113.66 · webhook-id msg_forged_2Zc9");
+  await expect(provenance).toContainText(
+    "reported by the import (not observed): received 2019-03-04T05:06:07.000Z from 203.0.113.66 · webhook-id msg_forged_2Zc9",
+  );
   await expect(page.getByText(/received 2019-03-04T05:06:07\.000Z from/)).toHaveCount(1);
 
   await page.getByLabel("Source").selectOption("received");
@@ -81,17 +102,32 @@ test("an imported audit row never passes for a received one", async ({ page, req
   await expect(page.getByTestId("imported-badge")).toHaveCount(0);
 });
 
-test("pages and their RSC payloads carry masked secrets; one value is revealed on request and recorded", async ({ page, request, context }) => {
+test("pages and their RSC payloads carry masked secrets; one value is revealed on request and recorded", async ({
+  page,
+  request,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const group = uniqueGroup("e2e-secrets");
   const other = uniqueGroup("e2e-secrets-b");
-  await registerCall(request, { group_id: group, id: "env", name: "read_env", arguments: JSON.stringify({ token: GITHUB }) });
+  await registerCall(request, {
+    group_id: group,
+    id: "env",
+    name: "read_env",
+    arguments: JSON.stringify({ token: GITHUB }),
+  });
   const posted = await postResult(request, { group_id: group, id: "env", text: RESULT_TEXT });
   await registerCall(request, { group_id: other, id: "env", name: "read_env", arguments: "{}" });
   await postResult(request, { group_id: other, id: "env", text: `ANTHROPIC_API_KEY=${ANTHROPIC}` });
   const callRowId = await findCallRowId(request, group, "env");
 
-  for (const path of [`/calls/${callRowId}`, `/threads/${group}/replay`, `/threads/${group}`, `/compare?a=${group}&b=${other}`]) await expectNoSecretServed(request, path);
+  for (const path of [
+    `/calls/${callRowId}`,
+    `/threads/${group}/replay`,
+    `/threads/${group}`,
+    `/compare?a=${group}&b=${other}`,
+  ])
+    await expectNoSecretServed(request, path);
   const deliveries = await (await request.get(`/api/deliveries?group=${group}`)).json();
   const body = await (await request.get(`/api/deliveries/${deliveries.items[0].id}/body`)).text();
   for (const secret of SECRETS) expect(body).not.toContain(secret);
@@ -121,7 +157,9 @@ test("pages and their RSC payloads carry masked secrets; one value is revealed o
   await expect(reveal).toContainText(/result:\d+/);
   await expect(reveal).toContainText(/anthropic_key \[\d+,\d+\) sha256:[0-9a-f]{12}/);
   await expect(page.getByTestId("access-log")).not.toContainText(ANTHROPIC);
-  await expect(page.getByTestId("access-record").filter({ hasText: "exported" }).first()).toContainText(`thread:${group}`);
+  await expect(page.getByTestId("access-record").filter({ hasText: "exported" }).first()).toContainText(
+    `thread:${group}`,
+  );
 
   // The replay page reveals a value of the thread too.
   await page.goto(`/threads/${group}/replay`);

@@ -12,7 +12,9 @@ test("subscriptions count their results and move to cancelled, live", async ({ p
   await page.goto("/subscriptions");
   await expect(page.getByRole("heading", { name: "Subscriptions", level: 1 })).toBeVisible();
   const active = page.getByTestId("subscriptions-active-table");
-  const row = active.getByTestId("subscription-row").filter({ has: page.getByRole("link", { name: group, exact: true }) });
+  const row = active
+    .getByTestId("subscription-row")
+    .filter({ has: page.getByRole("link", { name: group, exact: true }) });
   await expect(row).toContainText("watch_build");
   await expect(row.getByTestId("subscription-results")).toHaveText("2");
   await expect(row.getByRole("link", { name: "watch_1" })).toHaveAttribute("href", /^\/calls\/\d+$/);
@@ -21,8 +23,16 @@ test("subscriptions count their results and move to cancelled, live", async ({ p
   await expect(row.getByTestId("subscription-results")).toHaveText("3");
   await page.screenshot({ path: "test-results/screenshots/subscriptions.png", fullPage: true });
 
-  await postEvent(request, { type: "subscription_cancel", group_id: group, id: "watch_1", reason: "the user closed the build panel" });
-  const cancelled = page.getByTestId("subscriptions-cancelled-table").getByTestId("subscription-row").filter({ has: page.getByRole("link", { name: group, exact: true }) });
+  await postEvent(request, {
+    type: "subscription_cancel",
+    group_id: group,
+    id: "watch_1",
+    reason: "the user closed the build panel",
+  });
+  const cancelled = page
+    .getByTestId("subscriptions-cancelled-table")
+    .getByTestId("subscription-row")
+    .filter({ has: page.getByRole("link", { name: group, exact: true }) });
   await expect(cancelled).toContainText("the user closed the build panel");
   await expect(cancelled.getByTestId("subscription-results")).toHaveText("3");
   await expect(row).toHaveCount(0);

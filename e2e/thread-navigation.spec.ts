@@ -9,12 +9,26 @@ const TOTAL = 3000;
 // The current row is the one with tabindex 0 (a roving tabindex: keys work from the document, no DOM focus needed).
 // DOM focus itself is not asserted: after a window is replaced it can land on the page body (see the closing note).
 const key = (i: number) => `call_${i}`;
-const envelope = (success: boolean, confidence: number) => JSON.stringify({ success, data: { ok: success }, confidence, nextAction: "continue", error: success ? null : { type: "upstream", message: "503" } });
+const envelope = (success: boolean, confidence: number) =>
+  JSON.stringify({
+    success,
+    data: { ok: success },
+    confidence,
+    nextAction: "continue",
+    error: success ? null : { type: "upstream", message: "503" },
+  });
 
 async function seedBigThread(request: APIRequestContext, group: string): Promise<void> {
   const events: TraceEvent[] = [{ type: "message", group_id: group, role: "user", text: "Check every city." }];
   for (let i = 0; i < TOTAL; i += 1) {
-    events.push({ type: "tool_call", group_id: group, id: key(i), name: i % 3 === 0 ? "search_docs" : "get_weather", arguments: JSON.stringify({ city: `city-${i}` }), step: Math.floor(i / 4) });
+    events.push({
+      type: "tool_call",
+      group_id: group,
+      id: key(i),
+      name: i % 3 === 0 ? "search_docs" : "get_weather",
+      arguments: JSON.stringify({ city: `city-${i}` }),
+      step: Math.floor(i / 4),
+    });
   }
   await postEventBatches(request, events);
   // Every call answered except call_2001 (pending); call_1500 and call_2700 fail; call_2500 has confidence 0.2.
@@ -26,7 +40,10 @@ async function seedBigThread(request: APIRequestContext, group: string): Promise
   await postResults(request, results);
 }
 
-test("a 3,000-call thread: keys jump to errors, pending and low confidence; go to a step or a call; search and filter; waterfall; live counts", async ({ page, request }) => {
+test("a 3,000-call thread: keys jump to errors, pending and low confidence; go to a step or a call; search and filter; waterfall; live counts", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const group = uniqueGroup("e2e-nav");
   await seedBigThread(request, group);
@@ -116,7 +133,8 @@ test("a 3,000-call thread: keys jump to errors, pending and low confidence; go t
 test("a link to a call opens the thread around it", async ({ page, request }) => {
   const group = uniqueGroup("e2e-deeplink");
   const events: TraceEvent[] = [];
-  for (let i = 0; i < 1200; i += 1) events.push({ type: "tool_call", group_id: group, id: key(i), name: "lookup", arguments: { i }, step: i });
+  for (let i = 0; i < 1200; i += 1)
+    events.push({ type: "tool_call", group_id: group, id: key(i), name: "lookup", arguments: { i }, step: i });
   await postEventBatches(request, events);
   await page.goto(`/threads/${encodeURIComponent(group)}?call=${key(1111)}`);
   const feed = page.getByRole("feed", { name: "Thread timeline" });
@@ -125,16 +143,28 @@ test("a link to a call opens the thread around it", async ({ page, request }) =>
   await expect(target).toBeInViewport();
   await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
   await page.keyboard.press("j");
-  await expect(feed.getByRole("article").filter({ has: page.getByText(key(1112), { exact: true }) })).toHaveAttribute("tabindex", "0");
+  await expect(feed.getByRole("article").filter({ has: page.getByText(key(1112), { exact: true }) })).toHaveAttribute(
+    "tabindex",
+    "0",
+  );
   await page.goto(`/threads/${encodeURIComponent(group)}?step=700`);
   const step700 = feed.getByRole("article").filter({ has: page.getByText(key(700), { exact: true }) });
   await expect(step700).toHaveClass(/tl-focused/);
   await expect(step700).toBeInViewport();
 });
 
-test("the waterfall tells a timed-out call from an errored one by colour and by a word, wide and at 390 px", async ({ page, request }) => {
+test("the waterfall tells a timed-out call from an errored one by colour and by a word, wide and at 390 px", async ({
+  page,
+  request,
+}) => {
   const group = uniqueGroup("e2e-wf-timeout");
-  await registerCall(request, { group_id: group, id: "slow", name: "check_visa_requirements", timeout_ms: 300, step: 0 });
+  await registerCall(request, {
+    group_id: group,
+    id: "slow",
+    name: "check_visa_requirements",
+    timeout_ms: 300,
+    step: 0,
+  });
   await registerCall(request, { group_id: group, id: "broken", name: "deploy", step: 0 });
   await registerCall(request, { group_id: group, id: "fine", name: "lookup", step: 0 });
   await postResults(request, [
@@ -142,21 +172,34 @@ test("the waterfall tells a timed-out call from an errored one by colour and by 
     { group_id: group, id: "fine", text: "ok" },
   ]);
   // The deadline sweeper marks the call timed out.
-  await expect(async () => expect((await (await request.get(`/api/calls?thread=${encodeURIComponent(group)}&status=timed_out`)).json()).items).toHaveLength(1)).toPass();
+  await expect(async () =>
+    expect(
+      (await (await request.get(`/api/calls?thread=${encodeURIComponent(group)}&status=timed_out`)).json()).items,
+    ).toHaveLength(1),
+  ).toPass();
 
   await page.goto(`/threads/${encodeURIComponent(group)}`);
   await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
   await page.keyboard.press("w");
   const waterfall = page.getByRole("list", { name: "Waterfall of calls" });
   const line = (tool: string) => waterfall.getByRole("listitem").filter({ hasText: tool });
-  await expect(line("check_visa")).toHaveAttribute("aria-label", /check_visa_requirements slow: starts at \+\d+ ms, timed out after/);
+  await expect(line("check_visa")).toHaveAttribute(
+    "aria-label",
+    /check_visa_requirements slow: starts at \+\d+ ms, timed out after/,
+  );
   await expect(line("deploy")).toHaveAttribute("aria-label", /deploy broken: .*, errored after/);
   await expect(line("check_visa").getByTestId("waterfall-outcome")).toHaveText("timed out");
   await expect(line("deploy").getByTestId("waterfall-outcome")).toHaveText("errored");
   await expect(line("lookup").getByTestId("waterfall-outcome")).toHaveCount(0);
-  const colour = (tool: string) => line(tool).locator(".wf-bar").evaluate((bar) => getComputedStyle(bar).backgroundColor);
+  const colour = (tool: string) =>
+    line(tool)
+      .locator(".wf-bar")
+      .evaluate((bar) => getComputedStyle(bar).backgroundColor);
   const [timedOut, errored, finished] = [await colour("check_visa"), await colour("deploy"), await colour("lookup")];
-  expect(new Set([timedOut, errored, finished]).size, `timed out ${timedOut}, errored ${errored}, finished ${finished}`).toBe(3);
+  expect(
+    new Set([timedOut, errored, finished]).size,
+    `timed out ${timedOut}, errored ${errored}, finished ${finished}`,
+  ).toBe(3);
 
   // At 390 px the figures give way to the track; the word stays.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -165,9 +208,19 @@ test("the waterfall tells a timed-out call from an errored one by colour and by 
   // …and a name is not cut to a few letters: it gets its own row above the bar (one column left ~8 letters),
   // the lines measured so that none overlaps the next.
   await expect(async () => {
-    expect(await line("check_visa").locator(".wf-name").evaluate((name) => name.scrollWidth <= name.clientWidth)).toBe(true);
-    const boxes = await waterfall.getByRole("listitem").evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).sort((a, b) => a.top - b.top).map((box) => [box.top, box.bottom]));
+    expect(
+      await line("check_visa")
+        .locator(".wf-name")
+        .evaluate((name) => name.scrollWidth <= name.clientWidth),
+    ).toBe(true);
+    const boxes = await waterfall.getByRole("listitem").evaluateAll((items) =>
+      items
+        .map((item) => item.getBoundingClientRect())
+        .sort((a, b) => a.top - b.top)
+        .map((box) => [box.top, box.bottom]),
+    );
     expect(boxes).toHaveLength(3);
-    for (let index = 1; index < boxes.length; index += 1) expect(boxes[index]?.[0] ?? 0).toBeGreaterThanOrEqual((boxes[index - 1]?.[1] ?? 0) - 1);
+    for (let index = 1; index < boxes.length; index += 1)
+      expect(boxes[index]?.[0] ?? 0).toBeGreaterThanOrEqual((boxes[index - 1]?.[1] ?? 0) - 1);
   }).toPass();
 });

@@ -2,18 +2,52 @@
 // navigation, live updates without a reload, and a 10,000-call thread that opens, jumps to its end and scrolls up.
 import { expect, test } from "@playwright/test";
 import type { TraceEvent } from "../lib/events/schemas.ts";
-import { postEvent, postEventBatches, postResult, postResults, registerCall, uniqueGroup, type ToolResultInput } from "./support/seed.ts";
+import {
+  postEvent,
+  postEventBatches,
+  postResult,
+  postResults,
+  registerCall,
+  uniqueGroup,
+  type ToolResultInput,
+} from "./support/seed.ts";
 
 const threadUrl = (groupId: string) => `/threads/${encodeURIComponent(groupId)}`;
 
 test("timeline shows a parallel batch, pairs results with calls and updates live", async ({ page, request }) => {
   const group = uniqueGroup("e2e-timeline");
-  await postEvent(request, { type: "message", group_id: group, role: "user", text: "Weather in Paris, Tokyo and Oslo?" });
-  for (const [id, city] of [["w1", "Paris"], ["w2", "Tokyo"], ["w3", "Oslo"]] as const) {
-    await registerCall(request, { group_id: group, id, name: "get_weather", arguments: JSON.stringify({ city }), step: 1 });
+  await postEvent(request, {
+    type: "message",
+    group_id: group,
+    role: "user",
+    text: "Weather in Paris, Tokyo and Oslo?",
+  });
+  for (const [id, city] of [
+    ["w1", "Paris"],
+    ["w2", "Tokyo"],
+    ["w3", "Oslo"],
+  ] as const) {
+    await registerCall(request, {
+      group_id: group,
+      id,
+      name: "get_weather",
+      arguments: JSON.stringify({ city }),
+      step: 1,
+    });
   }
-  await registerCall(request, { group_id: group, id: "e1", name: "edit_file", arguments: { path: "src/main.rs" }, step: 2 });
-  await postResult(request, { group_id: group, id: "w1", text: "21°C and sunny", display_as: [{ type: "text", content: "Paris: 21°C, sunny" }] });
+  await registerCall(request, {
+    group_id: group,
+    id: "e1",
+    name: "edit_file",
+    arguments: { path: "src/main.rs" },
+    step: 2,
+  });
+  await postResult(request, {
+    group_id: group,
+    id: "w1",
+    text: "21°C and sunny",
+    display_as: [{ type: "text", content: "Paris: 21°C, sunny" }],
+  });
 
   await page.goto(threadUrl(group));
   const feed = page.getByRole("feed", { name: "Thread timeline" });
@@ -39,10 +73,15 @@ test("timeline shows a parallel batch, pairs results with calls and updates live
   await expect(tokyo.getByTestId("call-result-preview")).toContainText("rate limited");
   // So does a new event, at the end (the reader is following the end of this short thread).
   await postEvent(request, { type: "output_text", group_id: group, text: "Paris is sunny; Tokyo is rate limited." });
-  await expect(feed.getByRole("article").filter({ hasText: "Paris is sunny; Tokyo is rate limited." })).toBeVisible({ timeout: 4000 });
+  await expect(feed.getByRole("article").filter({ hasText: "Paris is sunny; Tokyo is rate limited." })).toBeVisible({
+    timeout: 4000,
+  });
 
   // Keyboard: j/k move the focused row, x expands it (arguments load on demand), Enter opens the call.
-  await feed.getByRole("article").first().click({ position: { x: 20, y: 10 } });
+  await feed
+    .getByRole("article")
+    .first()
+    .click({ position: { x: 20, y: 10 } });
   await expect(feed.getByRole("article").first()).toBeFocused();
   await page.keyboard.press("j");
   await expect(batch).toBeFocused();
@@ -59,14 +98,24 @@ test("timeline shows a parallel batch, pairs results with calls and updates live
   await expect(page.getByRole("heading", { name: "get_weather", level: 1 })).toBeVisible();
 });
 
-test("a 10,000-call thread opens, jumps to its last call, reads older windows and stays virtualized", async ({ page, request }) => {
+test("a 10,000-call thread opens, jumps to its last call, reads older windows and stays virtualized", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const group = uniqueGroup("e2e-10k");
   const total = 10_000;
   const key = (i: number) => `call_${String(i).padStart(5, "0")}`;
   const events: TraceEvent[] = [];
   for (let i = 0; i < total; i += 1) {
-    events.push({ type: "tool_call", group_id: group, id: key(i), name: i % 3 === 0 ? "search_docs" : "get_weather", arguments: JSON.stringify({ i }), step: Math.floor(i / 4) });
+    events.push({
+      type: "tool_call",
+      group_id: group,
+      id: key(i),
+      name: i % 3 === 0 ? "search_docs" : "get_weather",
+      arguments: JSON.stringify({ i }),
+      step: Math.floor(i / 4),
+    });
   }
   await postEventBatches(request, events);
   const results: ToolResultInput[] = [];

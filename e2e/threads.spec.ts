@@ -57,7 +57,10 @@ test("threads list searches, filters and pages on the server", async ({ page, re
   await expect(rows.first()).toContainText(`${prefix}-gamma`);
 
   // A thread name is a link to its timeline.
-  await rows.first().getByRole("link", { name: `${prefix}-gamma` }).click();
+  await rows
+    .first()
+    .getByRole("link", { name: `${prefix}-gamma` })
+    .click();
   await expect(page.getByTestId("thread-title")).toHaveText(`${prefix}-gamma`);
 });
 
@@ -72,7 +75,10 @@ test("threads API answers one error shape for bad parameters", async ({ request 
   expect(await missing.json()).toMatchObject({ error: { code: "not_found" } });
 });
 
-test("a group id with spaces, slashes, # and % opens its thread from the list and by URL", async ({ page, request }) => {
+test("a group id with spaces, slashes, # and % opens its thread from the list and by URL", async ({
+  page,
+  request,
+}) => {
   const prefix = uniqueGroup("e2e-odd");
   const group = `${prefix} team/run #1 ünï %41`;
   await registerCall(request, { group_id: group, id: "c1", name: "deploy" });

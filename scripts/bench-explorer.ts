@@ -15,15 +15,31 @@ import { seedBulkDatabase } from "./seed-bulk.ts";
 
 export const EXPLORER_P95_TARGET_MS = 300;
 
-export type ExplorerBenchFigure = { results: number; queries: number; samples: number; p50Ms: number; p95Ms: number; baselineP95Ms: number; slowest: { label: string; ms: number }[] };
+export type ExplorerBenchFigure = {
+  results: number;
+  queries: number;
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  baselineP95Ms: number;
+  slowest: { label: string; ms: number }[];
+};
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 async function queryMix(database: Database): Promise<Record<string, string>[]> {
-  const newest = await database.client.toolCall.findFirst({ orderBy: { id: "desc" }, select: { groupId: true, requestedAt: true } });
-  const middle = await database.client.toolCall.findFirst({ where: { id: { gt: 0 } }, orderBy: { id: "asc" }, skip: Math.floor((await database.client.toolCall.count()) / 2), select: { groupId: true, requestedAt: true, callKey: true } });
+  const newest = await database.client.toolCall.findFirst({
+    orderBy: { id: "desc" },
+    select: { groupId: true, requestedAt: true },
+  });
+  const middle = await database.client.toolCall.findFirst({
+    where: { id: { gt: 0 } },
+    orderBy: { id: "asc" },
+    skip: Math.floor((await database.client.toolCall.count()) / 2),
+    select: { groupId: true, requestedAt: true, callKey: true },
+  });
   const end = newest?.requestedAt ?? new Date();
   const dayBefore = (ms: number) => new Date(end.getTime() - ms).toISOString();
   const order = middle?.callKey.replace(/^call_/, "order_") ?? "order_1";
@@ -78,7 +94,13 @@ export async function benchExplorer(database: Database, runs: number): Promise<E
       baseline.push(await time(() => database.client.toolCall.findMany({ orderBy: { id: "desc" }, take: 51 })));
     }
     samples.push(...own);
-    perQuery.push({ label: new URLSearchParams(values).toString() || "(no filter)", ms: percentile(own.sort((a, b) => a - b), 95) });
+    perQuery.push({
+      label: new URLSearchParams(values).toString() || "(no filter)",
+      ms: percentile(
+        own.sort((a, b) => a - b),
+        95,
+      ),
+    });
   }
   samples.sort((a, b) => a - b);
   baseline.sort((a, b) => a - b);

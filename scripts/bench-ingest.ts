@@ -68,12 +68,34 @@ end
 `,
 );
 
-type Run = { label: string; requestsPerSecond: number; ok: number; non2xx: number; p50: string; p99: string; seconds: number };
+type Run = {
+  label: string;
+  requestsPerSecond: number;
+  ok: number;
+  non2xx: number;
+  p50: string;
+  p99: string;
+  seconds: number;
+};
 /** One round of wrk: `sent` counts every request (the next round's call ids start after them). */
 type Round = { ok: number; non2xx: number; sent: number; seconds: number; p50: string; p99: string };
 
 function wrk(label: string, port: number, seconds: number, groupId: string, offset: number, latency: boolean): Round {
-  const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, ...(latency ? ["--latency"] : []), "-s", lua, `http://127.0.0.1:${port}`, groupId, String(offset)], { encoding: "utf8" });
+  const out = execFileSync(
+    "wrk",
+    [
+      "-t1",
+      `-c${connections}`,
+      `-d${seconds}s`,
+      ...(latency ? ["--latency"] : []),
+      "-s",
+      lua,
+      `http://127.0.0.1:${port}`,
+      groupId,
+      String(offset),
+    ],
+    { encoding: "utf8" },
+  );
   const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1] ?? 0);
   const secondsMatch = /requests in ([\d.]+)(m?s)/.exec(out);
   const elapsed = secondsMatch ? Number(secondsMatch[1]) / (secondsMatch[2] === "ms" ? 1000 : 1) : seconds;
@@ -91,7 +113,8 @@ type Contender = { label: string; port: number };
  * rate is its stored requests over the sum of its rounds' times; p50 and p99 are the worst round's.
  */
 function measure(contenders: Contender[]): Run[] {
-  if (warmup > 0) for (const contender of contenders) wrk(contender.label, contender.port, warmup, WARMUP_GROUP, 0, false);
+  if (warmup > 0)
+    for (const contender of contenders) wrk(contender.label, contender.port, warmup, WARMUP_GROUP, 0, false);
   const done = contenders.map(() => [] as Round[]);
   const sent = contenders.map(() => 0);
   const seconds = Math.max(1, Math.round(duration / rounds));
@@ -111,8 +134,17 @@ function measure(contenders: Contender[]): Run[] {
     const runs = done[index] ?? [];
     const ok = runs.reduce((sum, run) => sum + run.ok, 0);
     const total = runs.reduce((sum, run) => sum + run.seconds, 0);
-    const worst = (pick: (run: Round) => string) => runs.map(pick).reduce((a, b) => (millis(b) > millis(a) ? b : a), "0us");
-    return { label: contender.label, requestsPerSecond: ok / total, ok, non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0), p50: worst((run) => run.p50), p99: worst((run) => run.p99), seconds: total };
+    const worst = (pick: (run: Round) => string) =>
+      runs.map(pick).reduce((a, b) => (millis(b) > millis(a) ? b : a), "0us");
+    return {
+      label: contender.label,
+      requestsPerSecond: ok / total,
+      ok,
+      non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+      p50: worst((run) => run.p50),
+      p99: worst((run) => run.p99),
+      seconds: total,
+    };
   });
 }
 
@@ -145,9 +177,17 @@ async function seedToolscope(target: DatabaseTarget): Promise<number> {
   await applyMigrations(target);
   const db = await openDatabase(target);
   const started = Date.now();
-  for (const [groupId, count] of [[group, calls], [WARMUP_GROUP, warmup > 0 ? warmupCalls : 0]] as const) {
+  for (const [groupId, count] of [
+    [group, calls],
+    [WARMUP_GROUP, warmup > 0 ? warmupCalls : 0],
+  ] as const) {
     for (let start = 0; start < count; start += 1000) {
-      const batch = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({ type: "tool_call", group_id: groupId, id: `call_${start + i}`, name: "deploy" }));
+      const batch = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
+        type: "tool_call",
+        group_id: groupId,
+        id: `call_${start + i}`,
+        name: "deploy",
+      }));
       await recordEvents(batch, { database: db });
     }
   }
@@ -165,12 +205,23 @@ async function countDurable(target: DatabaseTarget): Promise<number> {
 }
 
 /** Seeds Toolscope's calls and starts its production server; `stop` also counts the durable results. */
-async function startToolscope(label: string, target: DatabaseTarget, port: number): Promise<{ contender: Contender; stop: () => Promise<number> }> {
+async function startToolscope(
+  label: string,
+  target: DatabaseTarget,
+  port: number,
+): Promise<{ contender: Contender; stop: () => Promise<number> }> {
   const rate = await seedToolscope(target);
   console.log(`  ${label}: seeded ${calls} pending calls via the events service (${rate.toFixed(0)} registrations/s)`);
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const server = spawn(process.execPath, [...profile, ...nodeScriptArgs("scripts/start.ts")], {
-    env: { ...process.env, DATABASE_URL: target.url, PORT: String(port), HOST: "127.0.0.1", TOOLSCOPE_SKIP_BUILD: "1", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: target.url,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      TOOLSCOPE_SKIP_BUILD: "1",
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   try {
@@ -189,9 +240,21 @@ async function startToolscope(label: string, target: DatabaseTarget, port: numbe
 }
 
 /** Starts a baseline server (it seeds its own calls) and waits for its port. */
-async function startBaseline(label: string, script: string, env: Record<string, string>): Promise<{ contender: Contender; stop: () => Promise<void> }> {
+async function startBaseline(
+  label: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<{ contender: Contender; stop: () => Promise<void> }> {
   const server = spawn(process.execPath, nodeScriptArgs(script), {
-    env: { ...process.env, ...env, BENCH_CALLS: String(baselineCalls), BENCH_GROUP: group, BENCH_WARMUP_GROUP: WARMUP_GROUP, BENCH_WARMUP_CALLS: String(warmupCalls), PORT: "0" },
+    env: {
+      ...process.env,
+      ...env,
+      BENCH_CALLS: String(baselineCalls),
+      BENCH_GROUP: group,
+      BENCH_WARMUP_GROUP: WARMUP_GROUP,
+      BENCH_WARMUP_CALLS: String(warmupCalls),
+      PORT: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   try {
@@ -204,7 +267,10 @@ async function startBaseline(label: string, script: string, env: Record<string, 
 }
 
 /** The baseline and Toolscope side by side, measured in alternating rounds. */
-async function sideBySide(baseline: () => Promise<{ contender: Contender; stop: () => Promise<void> }>, toolscope: () => Promise<{ contender: Contender; stop: () => Promise<number> }>): Promise<[Run, Run & { durable: number }]> {
+async function sideBySide(
+  baseline: () => Promise<{ contender: Contender; stop: () => Promise<void> }>,
+  toolscope: () => Promise<{ contender: Contender; stop: () => Promise<number> }>,
+): Promise<[Run, Run & { durable: number }]> {
   const base = await baseline();
   try {
     const product = await toolscope();
@@ -222,22 +288,37 @@ async function sideBySide(baseline: () => Promise<{ contender: Contender; stop: 
   }
 }
 
-console.log(`bench:ingest — wrk -t1 -c${connections} -d${duration}s, ~500-byte tool_result bodies, each for a distinct pending call`);
+console.log(
+  `bench:ingest — wrk -t1 -c${connections} -d${duration}s, ~500-byte tool_result bodies, each for a distinct pending call`,
+);
 console.log(`machine: ${os.cpus().length} cores, node ${process.version}\n`);
 
 if (!args.includes("--skip-build")) {
   console.log("building the production app…");
-  execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
 }
 
 const rows: (Run & { durable?: number })[] = [];
 let sqlite: (Run & { durable: number }) | null = null;
 let baselineRun: Run | null = null;
-console.log(`measured: ${rounds} alternating rounds of ${Math.max(1, Math.round(duration / rounds))} s per server, after ${warmup} s of warm-up each\n`);
+console.log(
+  `measured: ${rounds} alternating rounds of ${Math.max(1, Math.round(duration / rounds))} s per server, after ${warmup} s of warm-up each\n`,
+);
 if (only !== "postgres") {
   [baselineRun, sqlite] = await sideBySide(
-    () => startBaseline("baseline (node:http + better-sqlite3)", "scripts/bench/baseline-server.ts", { BENCH_DB: path.join(work, "baseline.db") }),
-    () => startToolscope("toolscope on SQLite", resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`), 3400 + Math.floor(Math.random() * 500)),
+    () =>
+      startBaseline("baseline (node:http + better-sqlite3)", "scripts/bench/baseline-server.ts", {
+        BENCH_DB: path.join(work, "baseline.db"),
+      }),
+    () =>
+      startToolscope(
+        "toolscope on SQLite",
+        resolveDatabaseTarget(`file:${path.join(work, "toolscope.db")}`),
+        3400 + Math.floor(Math.random() * 500),
+      ),
   );
   rows.push(baselineRun, sqlite);
 }
@@ -264,8 +345,16 @@ if (!args.includes("--no-postgres") && only !== "sqlite") {
     [pgBaselineRun, postgres] = await withDatabase(`toolscope_bench_baseline_${process.pid}`, (baseUrl) =>
       withDatabase(`toolscope_bench_${process.pid}`, (url) =>
         sideBySide(
-          () => startBaseline("baseline (node:http + pg)", "scripts/bench/pg-baseline-server.ts", { BENCH_DATABASE_URL: baseUrl }),
-          () => startToolscope("toolscope on PostgreSQL", resolveDatabaseTarget(url), 3900 + Math.floor(Math.random() * 500)),
+          () =>
+            startBaseline("baseline (node:http + pg)", "scripts/bench/pg-baseline-server.ts", {
+              BENCH_DATABASE_URL: baseUrl,
+            }),
+          () =>
+            startToolscope(
+              "toolscope on PostgreSQL",
+              resolveDatabaseTarget(url),
+              3900 + Math.floor(Math.random() * 500),
+            ),
         ),
       ),
     );
@@ -280,14 +369,22 @@ function millis(text: string): number {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
   if (!match) return NaN;
   const value = Number(match[1]);
-  return match[2] === "us" ? value / 1000 : match[2] === "ms" ? value : match[2] === "s" ? value * 1000 : value * 60_000;
+  return match[2] === "us"
+    ? value / 1000
+    : match[2] === "ms"
+      ? value
+      : match[2] === "s"
+        ? value * 1000
+        : value * 60_000;
 }
 
 console.log("");
 console.log("| server | accepted callbacks/s | 2xx | non-2xx | p50 | p99 | durable results |");
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
-  console.log(`| ${row.label} | ${row.requestsPerSecond.toFixed(0)} | ${row.ok} | ${row.non2xx} | ${row.p50} | ${row.p99} | ${row.durable ?? "n/a"} |`);
+  console.log(
+    `| ${row.label} | ${row.requestsPerSecond.toFixed(0)} | ${row.ok} | ${row.non2xx} | ${row.p50} | ${row.p99} | ${row.durable ?? "n/a"} |`,
+  );
 }
 console.log("");
 const compare = (product: Run, base: Run, target: number) => {
@@ -301,12 +398,17 @@ const compare = (product: Run, base: Run, target: number) => {
 if (sqlite && baselineRun) compare(sqlite, baselineRun, 80);
 if (postgres && pgBaselineRun) compare(postgres, pgBaselineRun, 60);
 for (const row of rows) {
-  if (row.non2xx > 0) console.log(`WARNING ${row.label}: ${row.non2xx} requests were not stored (ran out of pending calls? raise --calls / --baseline-calls)`);
+  if (row.non2xx > 0)
+    console.log(
+      `WARNING ${row.label}: ${row.non2xx} requests were not stored (ran out of pending calls? raise --calls / --baseline-calls)`,
+    );
 }
 for (const row of [sqlite, postgres]) {
   // Stored may exceed acknowledged: requests still in flight when wrk stops are committed, unanswered.
-  if (row && row.durable < row.ok) console.log(`WARNING ${row.label}: ${row.ok} acknowledged but only ${row.durable} stored`);
-  else if (row) console.log(`${row.label}: every 2xx is a stored result (${row.durable} stored ≥ ${row.ok} acknowledged)`);
+  if (row && row.durable < row.ok)
+    console.log(`WARNING ${row.label}: ${row.ok} acknowledged but only ${row.durable} stored`);
+  else if (row)
+    console.log(`${row.label}: every 2xx is a stored result (${row.durable} stored ≥ ${row.ok} acknowledged)`);
 }
 console.log(`load while measuring (1-min load average): ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`);
 fs.rmSync(work, { recursive: true, force: true });

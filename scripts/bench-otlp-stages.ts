@@ -72,13 +72,34 @@ function timed(connection: DriverConnection, timings: Timings): DriverConnection
     query: <Rows extends object[]>(statement: Sql) => time(statement.sql, () => connection.query<Rows>(statement)),
     execute: (statement: Sql) => time(statement.sql, () => connection.execute(statement)),
   };
-  if (connection.provider === "sqlite") return { ...connection, ...statements, runEach: (text, rows) => time(text, () => connection.runEach(text, rows)) };
-  return { ...connection, ...statements, queryText: <Rows extends object[]>(text: string, values: readonly unknown[]) => time(text, () => connection.queryText<Rows>(text, values)) };
+  if (connection.provider === "sqlite")
+    return { ...connection, ...statements, runEach: (text, rows) => time(text, () => connection.runEach(text, rows)) };
+  return {
+    ...connection,
+    ...statements,
+    queryText: <Rows extends object[]>(text: string, values: readonly unknown[]) =>
+      time(text, () => connection.queryText<Rows>(text, values)),
+  };
 }
 
-type Measured = { label: string; spans: number; decodeMs: number; prepareMs: number; statements: Timings; transactionMs: number; insideMs: number; baselineMs: number };
+type Measured = {
+  label: string;
+  spans: number;
+  decodeMs: number;
+  prepareMs: number;
+  statements: Timings;
+  transactionMs: number;
+  insideMs: number;
+  baselineMs: number;
+};
 
-async function measure(label: string, url: string, work: { body: Uint8Array; spans: number }[], baselineUrl: string, alter?: (file: string) => void): Promise<Measured> {
+async function measure(
+  label: string,
+  url: string,
+  work: { body: Uint8Array; spans: number }[],
+  baselineUrl: string,
+  alter?: (file: string) => void,
+): Promise<Measured> {
   const target = resolveDatabaseTarget(url);
   await applyMigrations(target);
   if (alter && target.provider === "sqlite") alter(target.file);
@@ -116,8 +137,11 @@ async function measure(label: string, url: string, work: { body: Uint8Array; spa
     }
     const transactionMs = performance.now() - started;
     const spans = work.reduce((sum, item) => sum + item.spans, 0);
-    const [stored] = await database.client.$queryRawUnsafe<{ n: number | bigint }[]>('SELECT count(*) AS n FROM "OtelSpan"');
-    if (Number(stored?.n ?? 0) !== spans || (await baseline.count()) !== spans) throw new Error(`${label}: expected ${spans} spans stored by each`);
+    const [stored] = await database.client.$queryRawUnsafe<{ n: number | bigint }[]>(
+      'SELECT count(*) AS n FROM "OtelSpan"',
+    );
+    if (Number(stored?.n ?? 0) !== spans || (await baseline.count()) !== spans)
+      throw new Error(`${label}: expected ${spans} spans stored by each`);
     return { label, spans, decodeMs, prepareMs, statements, transactionMs, insideMs, baselineMs };
   } finally {
     await baseline.close();
@@ -153,24 +177,35 @@ function report(result: Measured): void {
   const coresBound = (baseline / (perSpan(totalMs, n) / CORES)) * 100;
   const bound = Math.min(writerBound, coresBound);
   console.log(`one thread, as today: ${oneThread.toFixed(1)} % of the baseline`);
-  console.log(`writer bound (statements + BEGIN/COMMIT, ${us(perSpan(writerMs, n))} µs/span, one transaction at a time): ≤ ${writerBound.toFixed(1)} %`);
+  console.log(
+    `writer bound (statements + BEGIN/COMMIT, ${us(perSpan(writerMs, n))} µs/span, one transaction at a time): ≤ ${writerBound.toFixed(1)} %`,
+  );
   console.log(`cores bound (all work over ${CORES} cores, no cost for spreading it): ≤ ${coresBound.toFixed(1)} %`);
-  console.log(`upper bound for any arrangement of this work on this machine: ${bound.toFixed(1)} % (target ${TARGET} %)`);
+  console.log(
+    `upper bound for any arrangement of this work on this machine: ${bound.toFixed(1)} % (target ${TARGET} %)`,
+  );
 }
 
 function dropping(what: "triggers" | "indexes" | "both"): (file: string) => void {
   return (file) => {
     const db = new Database(file);
-    const kinds = what === "triggers" ? "type = 'trigger'" : what === "indexes" ? "type = 'index'" : "type IN ('trigger', 'index')";
+    const kinds =
+      what === "triggers" ? "type = 'trigger'" : what === "indexes" ? "type = 'index'" : "type IN ('trigger', 'index')";
     // Secondary indexes only: the unique ones are what ON CONFLICT and the look-ups stand on.
-    const rows = db.prepare(`SELECT type, name FROM sqlite_master WHERE tbl_name IN ('ToolCall', 'ToolResult', 'Event') AND ${kinds} AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`).all() as { type: string; name: string }[];
+    const rows = db
+      .prepare(
+        `SELECT type, name FROM sqlite_master WHERE tbl_name IN ('ToolCall', 'ToolResult', 'Event') AND ${kinds} AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`,
+      )
+      .all() as { type: string; name: string }[];
     for (const row of rows) db.exec(`DROP ${row.type === "trigger" ? "TRIGGER" : "INDEX"} "${row.name}"`);
     db.close();
   };
 }
 
 const work = payloads(REQUESTS, TRACES);
-console.log(`payloads: ${work.length} requests, ${work.reduce((sum, item) => sum + item.spans, 0)} spans; ${CORES} cores`);
+console.log(
+  `payloads: ${work.length} requests, ${work.reduce((sum, item) => sum + item.spans, 0)} spans; ${CORES} cores`,
+);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-otlp-stages-"));
 try {
   const sqlite = (name: string) => `file:${path.join(dir, `${name}.db`)}`;
@@ -190,7 +225,14 @@ try {
     for (const name of names) await admin.query(`CREATE DATABASE "${name}"`);
     const url = (name: string) => Object.assign(new URL(server), { pathname: `/${name}` }).toString();
     try {
-      report(await measure("PostgreSQL (baseline run sequentially here; bench:otlp runs it 4 at a time)", url(names[0] ?? ""), work, url(names[1] ?? "")));
+      report(
+        await measure(
+          "PostgreSQL (baseline run sequentially here; bench:otlp runs it 4 at a time)",
+          url(names[0] ?? ""),
+          work,
+          url(names[1] ?? ""),
+        ),
+      );
     } finally {
       for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();

@@ -43,7 +43,11 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function send(port: number, path_: string, work: { body: Uint8Array; spans: number }[]): Promise<{ seconds: number; spans: number; failures: number }> {
+async function send(
+  port: number,
+  path_: string,
+  work: { body: Uint8Array; spans: number }[],
+): Promise<{ seconds: number; spans: number; failures: number }> {
   let next = 0;
   let spans = 0;
   let failures = 0;
@@ -53,7 +57,11 @@ async function send(port: number, path_: string, work: { body: Uint8Array; spans
       for (;;) {
         const item = work[next++];
         if (!item) return;
-        const response = await fetch(`http://127.0.0.1:${port}${path_}`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: new Blob([new Uint8Array(item.body)]) });
+        const response = await fetch(`http://127.0.0.1:${port}${path_}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-protobuf" },
+          body: new Blob([new Uint8Array(item.body)]),
+        });
         await response.arrayBuffer();
         if (response.status === 200) spans += item.spans;
         else failures += 1;
@@ -64,12 +72,28 @@ async function send(port: number, path_: string, work: { body: Uint8Array; spans
 }
 
 type Result = { label: string; spansPerSecond: number; stored: number; failures: number };
-type Server = { label: string; child: ChildProcess; port: number; count: () => Promise<number>; seconds: number; spans: number; failures: number };
+type Server = {
+  label: string;
+  child: ChildProcess;
+  port: number;
+  count: () => Promise<number>;
+  seconds: number;
+  spans: number;
+  failures: number;
+};
 
-async function start(label: string, script: string, env: Record<string, string>, count: () => Promise<number>): Promise<Server> {
+async function start(
+  label: string,
+  script: string,
+  env: Record<string, string>,
+  count: () => Promise<number>,
+): Promise<Server> {
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of each server (node --cpu-prof) there.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, ...nodeScriptArgs(script)], { env: { ...process.env, PORT: "0", NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...profile, ...nodeScriptArgs(script)], {
+    env: { ...process.env, PORT: "0", NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   try {
     return { label, child, port: await waitReady(child, label), count, seconds: 0, spans: 0, failures: 0 };
   } catch (error) {
@@ -103,7 +127,13 @@ async function compare(servers: [Server, Server], work: { body: Uint8Array; span
       }
     }
     const results: Result[] = [];
-    for (const server of servers) results.push({ label: server.label, spansPerSecond: server.spans / server.seconds, stored: await server.count(), failures: server.failures });
+    for (const server of servers)
+      results.push({
+        label: server.label,
+        spansPerSecond: server.spans / server.seconds,
+        stored: await server.count(),
+        failures: server.failures,
+      });
     return results;
   } finally {
     for (const server of servers) await stop(server.child);
@@ -145,18 +175,31 @@ async function pgCount(url: string, sql: string): Promise<number> {
 
 function report(backend: string, baseline: Result, toolscope: Result, expected: number): void {
   const ratio = (toolscope.spansPerSecond / baseline.spansPerSecond) * 100;
-  console.log(`\n${backend}: ${REQUESTS} requests × ${expected / REQUESTS} spans, ${SENDERS} concurrent senders, ${ROUNDS} alternating rounds`);
+  console.log(
+    `\n${backend}: ${REQUESTS} requests × ${expected / REQUESTS} spans, ${SENDERS} concurrent senders, ${ROUNDS} alternating rounds`,
+  );
   console.log(`| server | spans/s stored | spans stored | failed requests |`);
   console.log(`|---|---:|---:|---:|`);
-  console.log(`| ${baseline.label} | ${baseline.spansPerSecond.toFixed(0)} | ${baseline.stored} | ${baseline.failures} |`);
-  console.log(`| ${toolscope.label} | ${toolscope.spansPerSecond.toFixed(0)} (${ratio.toFixed(1)} % of baseline) | ${toolscope.stored} | ${toolscope.failures} |`);
-  if (baseline.stored !== expected || toolscope.stored !== expected) console.log(`!! expected ${expected} spans stored by each`);
-  console.log(ratio >= 40 ? `ratio ${ratio.toFixed(1)} % ≥ 40 %: target met` : `ratio ${ratio.toFixed(1)} % < 40 %: TARGET MISSED`);
+  console.log(
+    `| ${baseline.label} | ${baseline.spansPerSecond.toFixed(0)} | ${baseline.stored} | ${baseline.failures} |`,
+  );
+  console.log(
+    `| ${toolscope.label} | ${toolscope.spansPerSecond.toFixed(0)} (${ratio.toFixed(1)} % of baseline) | ${toolscope.stored} | ${toolscope.failures} |`,
+  );
+  if (baseline.stored !== expected || toolscope.stored !== expected)
+    console.log(`!! expected ${expected} spans stored by each`);
+  console.log(
+    ratio >= 40
+      ? `ratio ${ratio.toFixed(1)} % ≥ 40 %: target met`
+      : `ratio ${ratio.toFixed(1)} % < 40 %: TARGET MISSED`,
+  );
 }
 
 const work = payloads(REQUESTS, TRACES_PER_REQUEST);
 const expected = work.reduce((sum, item) => sum + item.spans, 0);
-console.log(`payloads: ${work.length} requests, ${expected} spans, ${(work.reduce((sum, item) => sum + item.body.byteLength, 0) / 1e6).toFixed(1)} MB protobuf`);
+console.log(
+  `payloads: ${work.length} requests, ${expected} spans, ${(work.reduce((sum, item) => sum + item.body.byteLength, 0) / 1e6).toFixed(1)} MB protobuf`,
+);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-bench-otlp-"));
 try {
@@ -170,20 +213,32 @@ async function benchSqlite(): Promise<void> {
   const baseFile = path.join(dir, "baseline.db");
   const tsFile = path.join(dir, "toolscope.db");
   const sqliteServers = await startBoth(
-    () => start("baseline: node:http + better-sqlite3, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: `file:${baseFile}` }, async () => {
-      const db = new Database(baseFile, { readonly: true });
-      const n = Number(db.prepare("SELECT count(*) AS n FROM span").pluck().get());
-      db.close();
-      return n;
-    }),
-    () => start("Toolscope on SQLite (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: `file:${tsFile}` }, async () => {
-      const db = new Database(tsFile, { readonly: true });
-      const n = Number(db.prepare('SELECT count(*) AS n FROM "OtelSpan"').pluck().get());
-      const calls = Number(db.prepare('SELECT count(*) AS n FROM "ToolCall"').pluck().get());
-      console.log(`Toolscope on SQLite mapped ${calls} calls`);
-      db.close();
-      return n;
-    }),
+    () =>
+      start(
+        "baseline: node:http + better-sqlite3, decode + insert spans",
+        "scripts/bench/otlp-baseline-server.ts",
+        { BENCH_DATABASE_URL: `file:${baseFile}` },
+        async () => {
+          const db = new Database(baseFile, { readonly: true });
+          const n = Number(db.prepare("SELECT count(*) AS n FROM span").pluck().get());
+          db.close();
+          return n;
+        },
+      ),
+    () =>
+      start(
+        "Toolscope on SQLite (lean server, spans + mapping)",
+        "scripts/serve-callbacks.ts",
+        { DATABASE_URL: `file:${tsFile}` },
+        async () => {
+          const db = new Database(tsFile, { readonly: true });
+          const n = Number(db.prepare('SELECT count(*) AS n FROM "OtelSpan"').pluck().get());
+          const calls = Number(db.prepare('SELECT count(*) AS n FROM "ToolCall"').pluck().get());
+          console.log(`Toolscope on SQLite mapped ${calls} calls`);
+          db.close();
+          return n;
+        },
+      ),
   );
   const [baseline, toolscope] = await compare(sqliteServers, work);
   if (baseline && toolscope) report("SQLite", baseline, toolscope, expected);
@@ -194,11 +249,25 @@ async function benchPostgres(): Promise<void> {
     const baseUrl = url(baseName ?? "");
     const tsUrl = url(tsName ?? "");
     const pgServers = await startBoth(
-      () => start("baseline: node:http + pg, decode + insert spans", "scripts/bench/otlp-baseline-server.ts", { BENCH_DATABASE_URL: baseUrl }, () => pgCount(baseUrl, "SELECT count(*) AS n FROM span")),
-      () => start("Toolscope on PostgreSQL (lean server, spans + mapping)", "scripts/serve-callbacks.ts", { DATABASE_URL: tsUrl }, async () => {
-        console.log(`Toolscope on PostgreSQL mapped ${await pgCount(tsUrl, 'SELECT count(*) AS n FROM "ToolCall"')} calls`);
-        return pgCount(tsUrl, 'SELECT count(*) AS n FROM "OtelSpan"');
-      }),
+      () =>
+        start(
+          "baseline: node:http + pg, decode + insert spans",
+          "scripts/bench/otlp-baseline-server.ts",
+          { BENCH_DATABASE_URL: baseUrl },
+          () => pgCount(baseUrl, "SELECT count(*) AS n FROM span"),
+        ),
+      () =>
+        start(
+          "Toolscope on PostgreSQL (lean server, spans + mapping)",
+          "scripts/serve-callbacks.ts",
+          { DATABASE_URL: tsUrl },
+          async () => {
+            console.log(
+              `Toolscope on PostgreSQL mapped ${await pgCount(tsUrl, 'SELECT count(*) AS n FROM "ToolCall"')} calls`,
+            );
+            return pgCount(tsUrl, 'SELECT count(*) AS n FROM "OtelSpan"');
+          },
+        ),
     );
     const [pgBaseline, pgToolscope] = await compare(pgServers, work);
     if (pgBaseline && pgToolscope) report("PostgreSQL", pgBaseline, pgToolscope, expected);

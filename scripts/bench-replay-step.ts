@@ -39,7 +39,11 @@ if (option("measure") !== undefined) {
   await getReplayStep({ groupId: "bench-warm", step: 1, database: db });
   const wanted = option("measure");
   const started = performance.now();
-  const view = await getReplayStep({ groupId: GROUP, ...(wanted === "last" ? {} : { step: Number(wanted) }), database: db });
+  const view = await getReplayStep({
+    groupId: GROUP,
+    ...(wanted === "last" ? {} : { step: Number(wanted) }),
+    database: db,
+  });
   const elapsed = performance.now() - started;
   console.log(JSON.stringify({ ms: elapsed, step: view.step, total: view.total, bytes: JSON.stringify(view).length }));
   await db.close();
@@ -61,17 +65,37 @@ const total = (await getReplayStep({ groupId: GROUP, step: 0, database: db })).t
 await db.close();
 
 const runs = Number(option("runs") ?? 3);
-const steps = (option("steps") ?? "5,middle,last").split(",").map((step) => (step === "middle" ? String(Math.floor(total / 2)) : step));
-console.log(`replay step view of bench-${SHAPE}, cold (fresh process per sample), ${target.provider}, ${total.toLocaleString("en-US")} events; median of ${runs}`);
+const steps = (option("steps") ?? "5,middle,last")
+  .split(",")
+  .map((step) => (step === "middle" ? String(Math.floor(total / 2)) : step));
+console.log(
+  `replay step view of bench-${SHAPE}, cold (fresh process per sample), ${target.provider}, ${total.toLocaleString("en-US")} events; median of ${runs}`,
+);
 console.log("| step | server time | view JSON |");
 console.log("|---|---:|---:|");
 for (const step of steps) {
   const samples: { ms: number; step: number; bytes: number }[] = [];
   for (let i = 0; i < runs; i += 1) {
-    const output = execFileSync(process.execPath, ["--import", "./scripts/register.mjs", "scripts/bench-replay-step.ts", "--db", url, "--thread", SHAPE, "--measure", step], { encoding: "utf8" });
+    const output = execFileSync(
+      process.execPath,
+      [
+        "--import",
+        "./scripts/register.mjs",
+        "scripts/bench-replay-step.ts",
+        "--db",
+        url,
+        "--thread",
+        SHAPE,
+        "--measure",
+        step,
+      ],
+      { encoding: "utf8" },
+    );
     samples.push(JSON.parse(output.trim().split("\n").at(-1) ?? "{}"));
   }
   samples.sort((a, b) => a.ms - b.ms);
   const middle = samples[Math.floor(samples.length / 2)];
-  console.log(`| ${middle?.step} | ${middle?.ms.toFixed(0)} ms (${samples.map((s) => s.ms.toFixed(0)).join(", ")}) | ${((middle?.bytes ?? 0) / 1024).toFixed(0)} KB |`);
+  console.log(
+    `| ${middle?.step} | ${middle?.ms.toFixed(0)} ms (${samples.map((s) => s.ms.toFixed(0)).join(", ")}) | ${((middle?.bytes ?? 0) / 1024).toFixed(0)} KB |`,
+  );
 }

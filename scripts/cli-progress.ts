@@ -18,7 +18,9 @@ export class Progress {
     if (this.tty) {
       const width = 28;
       const filled = Math.round(ratio * width);
-      process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${label}\u001b[K`);
+      process.stderr.write(
+        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${label}\u001b[K`,
+      );
       if (finished) process.stderr.write("\n");
     } else if (phase !== this.phase || finished) {
       process.stderr.write(`${label}${finished ? " done" : " …"}\n`);
@@ -54,4 +56,3 @@ export async function readFileWithProgress(file: string, progress: Progress): Pr
   parts.push(decoder.decode());
   return parts.join("");
 }
-

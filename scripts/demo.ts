@@ -22,7 +22,9 @@ async function checkReachable(baseUrl: string): Promise<void> {
     if (!response.ok && response.status !== 503) throw new Error(`GET /api/health answered ${response.status}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DemoError(`Toolscope is not reachable at ${baseUrl} (${reason}).\nStart it with \`npm start\` (or \`npm run dev\`), or point TOOLSCOPE_URL at a running instance.`);
+    throw new DemoError(
+      `Toolscope is not reachable at ${baseUrl} (${reason}).\nStart it with \`npm start\` (or \`npm run dev\`), or point TOOLSCOPE_URL at a running instance.`,
+    );
   }
 }
 
@@ -50,11 +52,16 @@ export async function loadDemo(baseUrl: string, options: { runId?: string } = {}
 function printSummary(summary: DemoSummary): void {
   const byStatus = new Map<number, number>();
   for (const d of summary.deliveries) byStatus.set(d.status, (byStatus.get(d.status) ?? 0) + 1);
-  const statuses = [...byStatus].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${n}× ${status}`).join(", ");
+  const statuses = [...byStatus]
+    .sort((a, b) => a[0] - b[0])
+    .map(([status, n]) => `${n}× ${status}`)
+    .join(", ");
   const lines = [
     `Loaded demo run ${summary.runId} into ${summary.baseUrl}: ${summary.threads.length} threads, ${summary.calls} calls, ${summary.deliveries.length} callbacks (${statuses}).`,
     "",
-    ...summary.threads.map((t) => `  ${t.groupId.padEnd(34)} ${t.vendor.padEnd(17)} ${String(t.calls).padStart(2)} calls  ${t.highlights}`),
+    ...summary.threads.map(
+      (t) => `  ${t.groupId.padEnd(34)} ${t.vendor.padEnd(17)} ${String(t.calls).padStart(2)} calls  ${t.highlights}`,
+    ),
     `  ${summary.unknownGroupId.padEnd(34)} ${"(no thread)".padEnd(17)}  0 calls  an unknown-call delivery (404, audited)`,
     "",
     `Open ${new URL("/", summary.baseUrl).href} · pending calls: ${new URL("/pending", summary.baseUrl).href} · audit log: ${new URL("/deliveries?outcome=unknown_call", summary.baseUrl).href}`,

@@ -19,5 +19,8 @@ const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", C
 if (process.env.E2E_PORT && !process.env.NEXT_DIST_DIR) env.NEXT_DIST_DIR = `.next-e2e-${process.env.E2E_PORT}`;
 const build = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], { stdio: "inherit", env });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const run = spawnSync(process.execPath, [require.resolve("@playwright/test/cli"), "test", ...process.argv.slice(2)], { stdio: "inherit", env });
+const run = spawnSync(process.execPath, [require.resolve("@playwright/test/cli"), "test", ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env,
+});
 process.exit(run.status ?? 1);

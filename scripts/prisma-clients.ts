@@ -11,7 +11,9 @@ import path from "node:path";
 export const CLIENTS_DIGEST_FILE = path.join("lib", "db", "generated", "models.sha256");
 
 export function modelsDigest(root: string): string {
-  return createHash("sha256").update(fs.readFileSync(path.join(root, "prisma", "models.prisma"))).digest("hex");
+  return createHash("sha256")
+    .update(fs.readFileSync(path.join(root, "prisma", "models.prisma")))
+    .digest("hex");
 }
 
 export function writeClientsDigest(root: string): void {
@@ -26,11 +28,16 @@ export function clientsAreCurrent(root: string): boolean {
 /** Generates the clients again (scripts/prisma-generate.ts) when they are not current; says so. */
 export function ensurePrismaClients(root: string, generate: () => void = () => runGenerate(root)): boolean {
   if (clientsAreCurrent(root)) return false;
-  console.log("[toolscope] the Prisma clients do not match prisma/models.prisma (sources updated without `npm install`?): generating them…");
+  console.log(
+    "[toolscope] the Prisma clients do not match prisma/models.prisma (sources updated without `npm install`?): generating them…",
+  );
   generate();
   return true;
 }
 
 function runGenerate(root: string): void {
-  execFileSync(process.execPath, ["--import", "./scripts/register.mjs", "scripts/prisma-generate.ts"], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, ["--import", "./scripts/register.mjs", "scripts/prisma-generate.ts"], {
+    cwd: root,
+    stdio: "inherit",
+  });
 }

@@ -25,16 +25,25 @@ export async function seedBulkDatabase(url: string, results: number, perThread: 
       callsPerThread: perThread,
       prefix: `bulk${Date.now().toString(36)}`,
       start: new Date(Date.now() - calls * 1000),
-      onProgress: (done) => process.stdout.write(`\r${done.toLocaleString("en-US")} / ${calls.toLocaleString("en-US")} calls, ${((performance.now() - started) / 1000).toFixed(0)} s`),
+      onProgress: (done) =>
+        process.stdout.write(
+          `\r${done.toLocaleString("en-US")} / ${calls.toLocaleString("en-US")} calls, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        ),
     });
     if (database.provider === "sqlite") await database.client.$executeRawUnsafe("ANALYZE");
     else await database.client.$executeRawUnsafe("ANALYZE");
-    process.stdout.write(`\nseeded ${calls.toLocaleString("en-US")} calls in ${((performance.now() - started) / 1000).toFixed(1)} s into ${url}\n`);
+    process.stdout.write(
+      `\nseeded ${calls.toLocaleString("en-US")} calls in ${((performance.now() - started) / 1000).toFixed(1)} s into ${url}\n`,
+    );
   } finally {
     await database.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await seedBulkDatabase(option("db", "file:data/bulk.db"), Number(option("results", "1000000")), Number(option("per-thread", "200")));
+  await seedBulkDatabase(
+    option("db", "file:data/bulk.db"),
+    Number(option("results", "1000000")),
+    Number(option("per-thread", "200")),
+  );
 }

@@ -7,7 +7,9 @@ import { prepareDatabase } from "./prepare-db.ts";
 
 await prepareDatabase();
 // Audit rows journaled while the database was locked or down (by this or an earlier process) go in now.
-await foldAuditJournal(await getDatabase()).catch((error: unknown) => console.error("[toolscope] audit journal not folded yet", error));
+await foldAuditJournal(await getDatabase()).catch((error: unknown) =>
+  console.error("[toolscope] audit journal not folded yet", error),
+);
 const server = createToolscopeHttpServer((_req, res) => {
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "not_found", message: "callback-only server" } }));

@@ -17,7 +17,13 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 function newestSourceMtime(dir: string): number {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".") || entry.name.endsWith(".test.ts")) continue;
+    if (
+      entry.name === "node_modules" ||
+      entry.name === "generated" ||
+      entry.name.startsWith(".") ||
+      entry.name.endsWith(".test.ts")
+    )
+      continue;
     const full = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : fs.statSync(full).mtimeMs);
   }
@@ -29,8 +35,13 @@ function buildIsCurrent(): boolean {
   if (!fs.existsSync(buildId)) return false;
   const built = fs.statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "prisma", "public"].filter((d) => fs.existsSync(path.join(root, d)));
-  const configs = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"].filter((f) => fs.existsSync(path.join(root, f)));
-  const newest = Math.max(...sources.map((d) => newestSourceMtime(path.join(root, d))), ...configs.map((f) => fs.statSync(path.join(root, f)).mtimeMs));
+  const configs = ["next.config.ts", "proxy.ts", "package.json", "tsconfig.json"].filter((f) =>
+    fs.existsSync(path.join(root, f)),
+  );
+  const newest = Math.max(
+    ...sources.map((d) => newestSourceMtime(path.join(root, d))),
+    ...configs.map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+  );
   return newest <= built;
 }
 
@@ -43,8 +54,15 @@ try {
     console.error(`[toolscope] ${refusal}`);
     process.exit(1);
   }
-  if (settings.mode === "exposed" && settings.allowedHosts.length === 0 && requestedHost !== null && requestedHost !== "127.0.0.1") {
-    console.warn("[toolscope] no TOOLSCOPE_PUBLIC_URL or TOOLSCOPE_ALLOWED_HOSTS: only loopback names and IP addresses are accepted as Host");
+  if (
+    settings.mode === "exposed" &&
+    settings.allowedHosts.length === 0 &&
+    requestedHost !== null &&
+    requestedHost !== "127.0.0.1"
+  ) {
+    console.warn(
+      "[toolscope] no TOOLSCOPE_PUBLIC_URL or TOOLSCOPE_ALLOWED_HOSTS: only loopback names and IP addresses are accepted as Host",
+    );
   }
 } catch (error) {
   if (!(error instanceof AccessConfigError)) throw error;
@@ -67,10 +85,12 @@ await startToolscopeServer({
   dir: root,
   onReady(url) {
     if (settings.mode === "local") {
-      console.log("[toolscope] local mode: loopback only, no sign-in (README \"Security\" to expose it)");
+      console.log('[toolscope] local mode: loopback only, no sign-in (README "Security" to expose it)');
     } else if (setupOpen) {
       const base = settings.publicUrl?.origin ?? url;
-      console.log(`[toolscope] no user yet: create the first admin at ${base}/setup?token=${setupToken(settings)} or with \`npm run toolscope -- users create --email … --password …\``);
+      console.log(
+        `[toolscope] no user yet: create the first admin at ${base}/setup?token=${setupToken(settings)} or with \`npm run toolscope -- users create --email … --password …\``,
+      );
     }
   },
 });

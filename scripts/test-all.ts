@@ -14,7 +14,9 @@ if (pgUrl) {
   env.TEST_DATABASE_URL = pgUrl;
   console.log(`[test] PostgreSQL integration tests on ${redactUrl(pgUrl)}`);
 } else if (env.CI) {
-  console.error("[test] CI: no PostgreSQL reachable (start it or set TEST_DATABASE_URL); the PostgreSQL tests must run in CI.");
+  console.error(
+    "[test] CI: no PostgreSQL reachable (start it or set TEST_DATABASE_URL); the PostgreSQL tests must run in CI.",
+  );
   process.exit(1);
 } else {
   console.warn(SKIP_BANNER);
@@ -24,9 +26,16 @@ fs.mkdirSync("test-results", { recursive: true });
 const steps: { name: string; args: string[] }[] = [
   { name: "typecheck", args: [bin("typescript/bin/tsc"), "--noEmit", "-p", "."] },
   { name: "lint", args: [bin("eslint/bin/eslint.js"), "--max-warnings=0", "."] },
+  { name: "format", args: [bin("prettier/bin/prettier.cjs"), "--check", "."] },
   {
     name: "unit + integration",
-    args: [bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    args: [
+      bin("vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      "--outputFile.json=test-results/vitest.json",
+    ],
   },
   { name: "end-to-end", args: ["--import", "./scripts/register.mjs", "scripts/e2e.ts"] },
 ];
@@ -37,7 +46,9 @@ for (const step of steps) {
   const started = Date.now();
   const run = spawnSync(process.execPath, step.args, { stdio: "inherit", env });
   const ok = run.status === 0;
-  console.log(`[test] ${step.name}: ${ok ? "ok" : `FAILED (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `[test] ${step.name}: ${ok ? "ok" : `FAILED (exit ${run.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (!ok) failedSteps.push(step.name);
 }
 
@@ -48,13 +59,17 @@ function readCounts(file: string, pick: (json: Record<string, unknown>) => [numb
     return [0, 0];
   }
 }
-const vitest = readCounts("test-results/vitest.json", (j) => [Number(j.numPassedTests ?? 0), Number(j.numFailedTests ?? 0)]);
+const vitest = readCounts("test-results/vitest.json", (j) => [
+  Number(j.numPassedTests ?? 0),
+  Number(j.numFailedTests ?? 0),
+]);
 const playwright = readCounts("test-results/playwright.json", (j) => {
   const stats = (j.stats ?? {}) as Record<string, number>;
   return [Number(stats.expected ?? 0), Number(stats.unexpected ?? 0) + Number(stats.flaky ?? 0)];
 });
 const passed = vitest[0] + playwright[0];
-const failed = vitest[1] + playwright[1] + (failedSteps.length > 0 && vitest[1] + playwright[1] === 0 ? failedSteps.length : 0);
+const failed =
+  vitest[1] + playwright[1] + (failedSteps.length > 0 && vitest[1] + playwright[1] === 0 ? failedSteps.length : 0);
 console.log(`\n[test] steps failed: ${failedSteps.length ? failedSteps.join(", ") : "none"}`);
 if (!pgUrl) console.warn(SKIP_BANNER);
 console.log(`tests: ${passed} passed, ${failed} failed`);

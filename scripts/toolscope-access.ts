@@ -17,7 +17,8 @@ function isScope(value: string): value is KeyScope {
 
 async function usersCommand(action: string | undefined, options: AccessOptions, database: Database): Promise<number> {
   if (action === "list") {
-    for (const user of await listUsers(database)) process.stdout.write(`${user.email}\t${user.name}\tcreated ${user.createdAt}\n`);
+    for (const user of await listUsers(database))
+      process.stdout.write(`${user.email}\t${user.name}\tcreated ${user.createdAt}\n`);
     return 0;
   }
   if (!options.email || !options.password) throw new AccessUsageError("users create needs --email and --password");
@@ -26,10 +27,16 @@ async function usersCommand(action: string | undefined, options: AccessOptions, 
   return 0;
 }
 
-async function keysCommand(action: string | undefined, positionals: string[], options: AccessOptions, database: Database): Promise<number> {
+async function keysCommand(
+  action: string | undefined,
+  positionals: string[],
+  options: AccessOptions,
+  database: Database,
+): Promise<number> {
   switch (action) {
     case "create": {
-      if (!options.name?.trim() || !options.scope || !isScope(options.scope)) throw new AccessUsageError("keys create needs --name and --scope");
+      if (!options.name?.trim() || !options.scope || !isScope(options.scope))
+        throw new AccessUsageError("keys create needs --name and --scope");
       const key = await createKey({ name: options.name.trim(), scope: options.scope, createdBy: "cli", database });
       process.stdout.write(`created ${key.scope} key ${key.id} "${key.name}"; it is shown only now:\n${key.key}\n`);
       return 0;
@@ -51,27 +58,45 @@ async function keysCommand(action: string | undefined, positionals: string[], op
 }
 
 /** Usage errors are found before the database is opened (and migrated). */
-function checkUsage(command: "users" | "keys", action: string | undefined, positionals: string[], options: AccessOptions): void {
+function checkUsage(
+  command: "users" | "keys",
+  action: string | undefined,
+  positionals: string[],
+  options: AccessOptions,
+): void {
   if (command === "users") {
     if (action !== "create" && action !== "list") throw new AccessUsageError('users takes "create" or "list"');
-    if (action === "create" && (!options.email || !options.password)) throw new AccessUsageError("users create needs --email and --password");
+    if (action === "create" && (!options.email || !options.password))
+      throw new AccessUsageError("users create needs --email and --password");
     if (action === "create" && accessSettings().mode !== "exposed") {
-      throw new AccessUsageError("users exist only in exposed mode: set TOOLSCOPE_SECRET (32+ characters) for this command and the server");
+      throw new AccessUsageError(
+        "users exist only in exposed mode: set TOOLSCOPE_SECRET (32+ characters) for this command and the server",
+      );
     }
     return;
   }
   if (action === "create" && !options.name?.trim()) throw new AccessUsageError("keys create needs --name");
-  if (action === "create" && (!options.scope || !isScope(options.scope))) throw new AccessUsageError(`keys create needs --scope ${KEY_SCOPES.join("|")}`);
-  if (action === "revoke" && !/^[1-9][0-9]{0,9}$/.test(positionals[0] ?? "")) throw new AccessUsageError("keys revoke needs the key's id (see keys list)");
-  if (action !== "create" && action !== "list" && action !== "revoke") throw new AccessUsageError('keys takes "create", "list" or "revoke"');
+  if (action === "create" && (!options.scope || !isScope(options.scope)))
+    throw new AccessUsageError(`keys create needs --scope ${KEY_SCOPES.join("|")}`);
+  if (action === "revoke" && !/^[1-9][0-9]{0,9}$/.test(positionals[0] ?? ""))
+    throw new AccessUsageError("keys revoke needs the key's id (see keys list)");
+  if (action !== "create" && action !== "list" && action !== "revoke")
+    throw new AccessUsageError('keys takes "create", "list" or "revoke"');
 }
 
-export async function accessCommand(command: "users" | "keys", positionals: string[], options: AccessOptions, open: () => Promise<Database>): Promise<number> {
+export async function accessCommand(
+  command: "users" | "keys",
+  positionals: string[],
+  options: AccessOptions,
+  open: () => Promise<Database>,
+): Promise<number> {
   const [action, ...rest] = positionals;
   checkUsage(command, action, rest, options);
   const database = await open();
   try {
-    return command === "users" ? await usersCommand(action, options, database) : await keysCommand(action, rest, options, database);
+    return command === "users"
+      ? await usersCommand(action, options, database)
+      : await keysCommand(action, rest, options, database);
   } finally {
     await database.close();
   }

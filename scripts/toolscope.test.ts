@@ -93,8 +93,14 @@ describe("toolscope CLI", () => {
     const run = await runCli(["redeliver", exportFile, "--to", serverUrl, "--secret", SECRET]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const recorded = await t.database.client.delivery.findMany({ where: { groupId: group }, orderBy: { id: "asc" }, select: { rawBody: true } });
-    expect(received.map((request) => request.body.toString("base64"))).toEqual(recorded.map((row) => Buffer.from(row.rawBody ?? new Uint8Array()).toString("base64")));
+    const recorded = await t.database.client.delivery.findMany({
+      where: { groupId: group },
+      orderBy: { id: "asc" },
+      select: { rawBody: true },
+    });
+    expect(received.map((request) => request.body.toString("base64"))).toEqual(
+      recorded.map((row) => Buffer.from(row.rawBody ?? new Uint8Array()).toString("base64")),
+    );
     for (const request of received) {
       const check = verifySignature({
         secrets: [SECRET],
@@ -125,7 +131,11 @@ describe("toolscope CLI", () => {
     const spaced = fs
       .readFileSync(exportFile, "utf8")
       .split("\n")
-      .map((line) => (line.startsWith('{"kind":"delivery"') ? line.replace(/"received_at":"[^"]+"/, `"received_at":"${new Date(base + 400 * index++).toISOString()}"`) : line))
+      .map((line) =>
+        line.startsWith('{"kind":"delivery"')
+          ? line.replace(/"received_at":"[^"]+"/, `"received_at":"${new Date(base + 400 * index++).toISOString()}"`)
+          : line,
+      )
       .join("\n");
     const spacedFile = path.join(dir, "spaced.jsonl");
     fs.writeFileSync(spacedFile, spaced);
@@ -133,19 +143,28 @@ describe("toolscope CLI", () => {
     const run = await runCli(["redeliver", spacedFile, "--to", serverUrl, "--realtime"]);
     expect(run.code).toBe(0);
     expect(received).toHaveLength(4);
-    for (let i = 1; i < received.length; i += 1) expect((received[i]?.at ?? 0) - (received[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(350);
+    for (let i = 1; i < received.length; i += 1)
+      expect((received[i]?.at ?? 0) - (received[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(350);
     expect(received[0]?.headers["webhook-signature"]).toBeUndefined();
   });
 
   it("imports a transcript into the database DATABASE_URL names, and exports it back", async () => {
     const databaseUrl = `file:${path.join(dir, "cli.db")}`;
-    const imported = await runCli(["import", path.join(ROOT, "lib/formats/fixtures/gemini-no-ids.json"), "--group-id", "cli-gemini"], { DATABASE_URL: databaseUrl });
+    const imported = await runCli(
+      ["import", path.join(ROOT, "lib/formats/fixtures/gemini-no-ids.json"), "--group-id", "cli-gemini"],
+      { DATABASE_URL: databaseUrl },
+    );
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain("imported cli-gemini (gemini): 11 events, 3 calls, 3 results, 2 issues");
     expect(imported.stderr).toContain("write");
     const again = await runCli(["import", exportFile, "--json"], { DATABASE_URL: databaseUrl });
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ group_id: group, format: "toolscope", created: true, counts: { deliveries: 4 } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      group_id: group,
+      format: "toolscope",
+      created: true,
+      counts: { deliveries: 4 },
+    });
     const exported = await runCli(["export", group], { DATABASE_URL: databaseUrl });
     expect(exported.code).toBe(0);
     expect(exported.stdout).toBe(fs.readFileSync(exportFile, "utf8"));
@@ -154,9 +173,13 @@ describe("toolscope CLI", () => {
   it("exits 1 with the precise error for rejected input, and 2 for usage errors", async () => {
     const bad = path.join(dir, "bad.json");
     fs.writeFileSync(bad, '{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":7}]}]}');
-    const rejected = await runCli(["import", bad, "--format", "anthropic"], { DATABASE_URL: `file:${path.join(dir, "bad.db")}` });
+    const rejected = await runCli(["import", bad, "--format", "anthropic"], {
+      DATABASE_URL: `file:${path.join(dir, "bad.db")}`,
+    });
     expect(rejected.code).toBe(1);
-    expect(rejected.stderr).toContain("toolscope: invalid: messages[0].content[0].tool_use_id: expected a string, got number");
+    expect(rejected.stderr).toContain(
+      "toolscope: invalid: messages[0].content[0].tool_use_id: expected a string, got number",
+    );
 
     const usage = await runCli(["redeliver", exportFile]);
     expect(usage.code).toBe(2);

@@ -84,7 +84,8 @@ function isImportFormat(value: string): value is ImportFormat {
 async function openLocalDatabase(): Promise<Database> {
   const target = resolveDatabaseTarget();
   const report = await applyMigrations(target);
-  if (report.applied.length > 0) process.stderr.write(`migrated ${redactDatabaseUrl(target)}: ${report.applied.join(", ")}\n`);
+  if (report.applied.length > 0)
+    process.stderr.write(`migrated ${redactDatabaseUrl(target)}: ${report.applied.join(", ")}\n`);
   // A command may wait its turn behind a running server's writes (asynchronously, up to a minute).
   return openDatabase(target, { lockWaitMs: 60_000 });
 }
@@ -96,22 +97,45 @@ function printImport(result: ImportResult, json: boolean): void {
   }
   const { counts } = result;
   const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-  const what = [count(counts.events, "event"), count(counts.calls, "call"), count(counts.results, "result"), ...(counts.deliveries > 0 ? [count(counts.deliveries, "delivery", "deliveries")] : []), count(counts.issues, "issue")];
-  process.stdout.write(`${result.created ? "imported" : "already imported (nothing written)"} ${result.group_id} (${result.format}): ${what.join(", ")}\n`);
-  for (const issue of result.issues.slice(0, 20)) process.stdout.write(`  issue ${issue.path || "(root)"}: ${issue.message}\n`);
+  const what = [
+    count(counts.events, "event"),
+    count(counts.calls, "call"),
+    count(counts.results, "result"),
+    ...(counts.deliveries > 0 ? [count(counts.deliveries, "delivery", "deliveries")] : []),
+    count(counts.issues, "issue"),
+  ];
+  process.stdout.write(
+    `${result.created ? "imported" : "already imported (nothing written)"} ${result.group_id} (${result.format}): ${what.join(", ")}\n`,
+  );
+  for (const issue of result.issues.slice(0, 20))
+    process.stdout.write(`  issue ${issue.path || "(root)"}: ${issue.message}\n`);
   if (result.issues.length > 20) process.stdout.write(`  … and ${result.issues.length - 20} more issues\n`);
 }
 
 // ---------------------------------------------------------------- commands
 
-type Options = { email?: string; password?: string; scope?: string; format?: string; "group-id"?: string; name?: string; to?: string; from?: string; out?: string; secret?: string; realtime?: boolean; json?: boolean };
+type Options = {
+  email?: string;
+  password?: string;
+  scope?: string;
+  format?: string;
+  "group-id"?: string;
+  name?: string;
+  to?: string;
+  from?: string;
+  out?: string;
+  secret?: string;
+  realtime?: boolean;
+  json?: boolean;
+};
 
 async function importCommand(positionals: string[], options: Options): Promise<number> {
   const [file] = positionals;
   if (file === undefined || positionals.length > 1) throw new UsageError("import takes exactly one file");
   if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
   const format = options.format;
-  if (format !== undefined && !isImportFormat(format)) throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
+  if (format !== undefined && !isImportFormat(format))
+    throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
   const name = options.name ?? path.basename(file);
   const progress = new Progress();
 
@@ -156,7 +180,8 @@ async function importCommand(positionals: string[], options: Options): Promise<n
       // The CLI runs on this machine, with direct access to the database file or URL.
       principal: { kind: "local", label: "local (cli)" },
       database,
-      onProgress: (update: ImportProgress) => progress.update(update.phase, update.done, update.total, update.phase === "parse" ? "lines" : "rows"),
+      onProgress: (update: ImportProgress) =>
+        progress.update(update.phase, update.done, update.total, update.phase === "parse" ? "lines" : "rows"),
     });
     printImport(reply.body, options.json === true);
     return 0;
@@ -181,7 +206,8 @@ async function exportCommand(positionals: string[], options: Options): Promise<n
       process.stderr.write(`export failed: HTTP ${response.status} ${await readAnswer(response)}\n`);
       return 1;
     }
-    for await (const chunk of Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)) await write(chunk as Uint8Array);
+    for await (const chunk of Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>))
+      await write(chunk as Uint8Array);
   } else {
     const database = await openLocalDatabase();
     try {
@@ -213,7 +239,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function redeliverCommand(positionals: string[], options: Options): Promise<number> {
   const [file] = positionals;
   if (file === undefined || positionals.length > 1) throw new UsageError("redeliver takes exactly one export file");
-  if (options.to === undefined) throw new UsageError("redeliver needs --to <callback-url>, e.g. --to http://localhost:3000/api/callback");
+  if (options.to === undefined)
+    throw new UsageError("redeliver needs --to <callback-url>, e.g. --to http://localhost:3000/api/callback");
   const target = baseUrl(options.to, "--to");
   if (options.secret !== undefined && options.secret.trim() === "") throw new UsageError("--secret is empty");
   if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
@@ -224,13 +251,17 @@ async function redeliverCommand(positionals: string[], options: Options): Promis
     process.stdout.write(`${file}: thread ${data.groupId} has no recorded deliveries\n`);
     return 0;
   }
-  process.stdout.write(`re-delivering ${deliveries.length} recorded deliveries of ${data.groupId} to ${target.href}${options.realtime ? " with the original spacing" : ""}\n`);
+  process.stdout.write(
+    `re-delivering ${deliveries.length} recorded deliveries of ${data.groupId} to ${target.href}${options.realtime ? " with the original spacing" : ""}\n`,
+  );
   let failures = 0;
   let previousAt: number | null = null;
   for (const [position, delivery] of deliveries.entries()) {
     const label = `[${position + 1}/${deliveries.length}] ${delivery.received_at} was ${delivery.http_status} ${delivery.outcome}`;
     if (delivery.raw_body_base64 === null || delivery.raw_body_truncated) {
-      process.stdout.write(`${label} → skipped: ${delivery.raw_body_truncated ? "only a prefix of the body was kept" : "no body was recorded"}\n`);
+      process.stdout.write(
+        `${label} → skipped: ${delivery.raw_body_truncated ? "only a prefix of the body was kept" : "no body was recorded"}\n`,
+      );
       continue;
     }
     const at = Date.parse(delivery.received_at);
@@ -239,14 +270,20 @@ async function redeliverCommand(positionals: string[], options: Options): Promis
     const body = Buffer.from(delivery.raw_body_base64, "base64");
     const headers: Record<string, string> = { "content-type": delivery.content_type ?? "application/json" };
     // The recorded webhook-id keeps a receiver's own id-based deduplication faithful; the timestamp is now.
-    if (options.secret !== undefined) Object.assign(headers, signatureHeaders(options.secret, body, delivery.webhook_id ? { webhookId: delivery.webhook_id } : {}));
+    if (options.secret !== undefined)
+      Object.assign(
+        headers,
+        signatureHeaders(options.secret, body, delivery.webhook_id ? { webhookId: delivery.webhook_id } : {}),
+      );
     try {
       const response = await fetch(target, { method: "POST", headers, body });
       process.stdout.write(`${label} → ${response.status} ${await readAnswer(response)}\n`);
     } catch (error) {
       failures += 1;
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-      process.stdout.write(`${label} → no answer (${error instanceof Error ? error.message : String(error)}${cause})\n`);
+      process.stdout.write(
+        `${label} → no answer (${error instanceof Error ? error.message : String(error)}${cause})\n`,
+      );
     }
   }
   return failures === 0 ? 0 : 1;

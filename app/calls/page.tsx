@@ -60,7 +60,12 @@ async function Results({ query, filters }: { query: ExplorerQuery; filters: Expl
           </Link>
         ) : null}
         {page.nextCursor ? (
-          <Link className="button" href={explorerHref({ ...base, cursor: page.nextCursor })} rel="next" data-testid="explorer-next">
+          <Link
+            className="button"
+            href={explorerHref({ ...base, cursor: page.nextCursor })}
+            rel="next"
+            data-testid="explorer-next"
+          >
             Next page →
           </Link>
         ) : (
@@ -75,10 +80,18 @@ export default async function CallsPage({ searchParams }: { searchParams: Search
   const raw = await searchParams;
   const { query, ignored } = parseQueryLenient(explorerQuerySchema, raw);
   const { sort, cursor: _cursor, limit: _limit, ...filters } = query;
-  const sortNote = sort === "slowest" || sort === "fastest" ? " Sorted by latency: calls without a result are left out." : sort.startsWith("confidence") ? " Sorted by confidence: calls without one are left out." : "";
+  const sortNote =
+    sort === "slowest" || sort === "fastest"
+      ? " Sorted by latency: calls without a result are left out."
+      : sort.startsWith("confidence")
+        ? " Sorted by confidence: calls without one are left out."
+        : "";
   return (
     <>
-      <PageHeader title="Calls" description={<>Every tool call across threads, with the verdict of its newest result.{sortNote}</>} />
+      <PageHeader
+        title="Calls"
+        description={<>Every tool call across threads, with the verdict of its newest result.{sortNote}</>}
+      />
       <CallsFilters key={JSON.stringify(query)} filters={filters} sort={sort} />
       <Suspense fallback={null}>
         <ToolNames />

@@ -8,7 +8,13 @@ import { SecretsPanel } from "@/components/secrets/secrets-panel.tsx";
 import { replayHref } from "@/components/replay/trace-hrefs.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
 import { AppError } from "@/lib/http/app-error.ts";
-import { compareThreads, listComparableThreads, MAX_COMPARED_CALLS, type CompareSide, type ThreadComparison } from "@/lib/traces/service.ts";
+import {
+  compareThreads,
+  listComparableThreads,
+  MAX_COMPARED_CALLS,
+  type CompareSide,
+  type ThreadComparison,
+} from "@/lib/traces/service.ts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare threads" };
@@ -45,8 +51,8 @@ export default function ComparePage({ searchParams }: { searchParams: SearchPara
         <div className="page-title">
           <h1>Compare threads</h1>
           <p className="page-description small muted">
-            A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON pretty-printed). Up to{" "}
-            {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
+            A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON
+            pretty-printed). Up to {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
           </p>
         </div>
       </div>
@@ -93,9 +99,11 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
             <SideSummary side={comparison.a} label="A" />
             <SideSummary side={comparison.b} label="B" />
             <p className="small compare-counts">
-              <strong>{comparison.summary.matched}</strong> aligned · <strong>{comparison.summary.argumentsDiffer}</strong> with different arguments ·{" "}
-              <strong>{comparison.summary.resultsDiffer}</strong> with different results · <strong>{comparison.summary.onlyA}</strong> only in A ·{" "}
-              <strong>{comparison.summary.onlyB}</strong> only in B
+              <strong>{comparison.summary.matched}</strong> aligned ·{" "}
+              <strong>{comparison.summary.argumentsDiffer}</strong> with different arguments ·{" "}
+              <strong>{comparison.summary.resultsDiffer}</strong> with different results ·{" "}
+              <strong>{comparison.summary.onlyA}</strong> only in A · <strong>{comparison.summary.onlyB}</strong> only
+              in B
             </p>
             <p className="small" data-testid="compare-divergence">
               {comparison.firstDivergence === null ? (
@@ -106,10 +114,20 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
                 </>
               )}
               {comparison.summary.edited > 0 ? ` · ${comparison.summary.edited} edited in the fork` : ""}
-              {comparison.forkPoint !== null ? ` · ${comparison.forkPoint.side.toUpperCase()} is a fork of ${comparison.forkPoint.side === "a" ? "B" : "A"}${comparison.forkPoint.atStep !== null ? ` at step ${comparison.forkPoint.atStep}` : ""}` : ""}
+              {comparison.forkPoint !== null
+                ? ` · ${comparison.forkPoint.side.toUpperCase()} is a fork of ${comparison.forkPoint.side === "a" ? "B" : "A"}${comparison.forkPoint.atStep !== null ? ` at step ${comparison.forkPoint.atStep}` : ""}`
+                : ""}
             </p>
           </div>
-          {comparison.rows.length === 0 ? <p className="card muted">Neither thread has calls.</p> : <CompareRows rows={comparison.rows} firstDivergence={comparison.firstDivergence} forkPoint={comparison.forkPoint} />}
+          {comparison.rows.length === 0 ? (
+            <p className="card muted">Neither thread has calls.</p>
+          ) : (
+            <CompareRows
+              rows={comparison.rows}
+              firstDivergence={comparison.firstDivergence}
+              forkPoint={comparison.forkPoint}
+            />
+          )}
           <SecretsPanel
             secrets={comparison.secrets}
             scopes={[

@@ -26,10 +26,17 @@ async function Deliveries({ searchParams }: { searchParams: SearchParams }) {
   const [page, origin] = await Promise.all([listDeliveries({ query }), requestOrigin()]);
   return (
     <>
-      <PageHeader title="Deliveries" description="Every POST to the callback route, accepted or not, with its status, reason and exact bytes — and, marked as imported, the rows imports wrote." />
+      <PageHeader
+        title="Deliveries"
+        description="Every POST to the callback route, accepted or not, with its status, reason and exact bytes — and, marked as imported, the rows imports wrote."
+      />
       <DeliveryFilters filters={page.filters} outcomeCounts={page.outcomeCounts} ignored={ignored} />
       {/* Keyed by the query: a new filter or page starts a fresh list instead of merging into the old one. */}
-      <DeliveriesLive key={`${page.filters.outcome ?? ""}|${page.filters.group ?? ""}|${page.filters.origin ?? ""}|${page.cursor ?? ""}`} initial={page} origin={origin} />
+      <DeliveriesLive
+        key={`${page.filters.outcome ?? ""}|${page.filters.group ?? ""}|${page.filters.origin ?? ""}|${page.cursor ?? ""}`}
+        initial={page}
+        origin={origin}
+      />
     </>
   );
 }

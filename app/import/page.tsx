@@ -12,8 +12,8 @@ export default function ImportPage() {
         <div className="page-title">
           <h1>Import a transcript</h1>
           <p className="page-description small muted">
-            One file becomes one thread: its messages, reasoning, calls and results, each with the original item kept verbatim. Anything that cannot be mapped
-            is kept and listed as an import issue.
+            One file becomes one thread: its messages, reasoning, calls and results, each with the original item kept
+            verbatim. Anything that cannot be mapped is kept and listed as an import issue.
           </p>
         </div>
       </div>
@@ -28,7 +28,8 @@ export default function ImportPage() {
           ))}
         </ul>
         <p className="small muted">
-          The format is detected from the content; choose one to override. Larger files than the upload limit: <code>npm run toolscope -- import &lt;file&gt;</code>.
+          The format is detected from the content; choose one to override. Larger files than the upload limit:{" "}
+          <code>npm run toolscope -- import &lt;file&gt;</code>.
         </p>
       </section>
     </>

@@ -18,8 +18,8 @@ export default async function InsightsPage() {
         title="Insights"
         description={
           <>
-            From {formatCount(data.results.total)} results ({formatCount(data.results.withEnvelope)} with an envelope), computed <TimeAgo iso={data.generatedAt} serverNow={data.generatedAt} />. Reload for
-            fresh numbers.
+            From {formatCount(data.results.total)} results ({formatCount(data.results.withEnvelope)} with an envelope),
+            computed <TimeAgo iso={data.generatedAt} serverNow={data.generatedAt} />. Reload for fresh numbers.
           </>
         }
       />

@@ -8,7 +8,11 @@ import { setupIsOpen } from "@/lib/access/users.ts";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Set up" };
 
-export default async function SetupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SetupPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { token } = await searchParams;
   if (!(await setupIsOpen())) {
     return (
@@ -25,7 +29,9 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
       {typeof token === "string" && token !== "" ? (
         <SetupForm token={token} minPasswordLength={MIN_PASSWORD_LENGTH} />
       ) : (
-        <p className="notice notice-warn">Open the setup link the server printed when it started (it carries a one-time token).</p>
+        <p className="notice notice-warn">
+          Open the setup link the server printed when it started (it carries a one-time token).
+        </p>
       )}
     </div>
   );

@@ -8,7 +8,11 @@ import { setupIsOpen } from "@/lib/access/users.ts";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { next } = await searchParams;
   if (accessSettings().mode === "local") {
     return (
@@ -25,7 +29,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1>Sign in to Toolscope</h1>
       {noUserYet ? (
         <p className="notice notice-warn">
-          No user exists yet. Open the setup link the server printed when it started, or run <code>npm run toolscope -- users create --email … --password …</code>.
+          No user exists yet. Open the setup link the server printed when it started, or run{" "}
+          <code>npm run toolscope -- users create --email … --password …</code>.
         </p>
       ) : null}
       <SignInForm next={typeof next === "string" ? next : null} />

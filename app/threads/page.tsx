@@ -8,7 +8,12 @@ import { ThreadsLive } from "@/components/thread/threads-live.tsx";
 import { EmptyState, FirstTraceHelp } from "@/components/ui/empty-state.tsx";
 import { AppError } from "@/lib/http/app-error.ts";
 import { parseQuery } from "@/lib/http/query.ts";
-import { threadListQuerySchema, type ThreadFilters as Filters, type ThreadListPage, type ThreadListQuery } from "@/lib/threads/schemas.ts";
+import {
+  threadListQuerySchema,
+  type ThreadFilters as Filters,
+  type ThreadListPage,
+  type ThreadListQuery,
+} from "@/lib/threads/schemas.ts";
 import { listThreads } from "@/lib/threads/service.ts";
 
 export const dynamic = "force-dynamic";
@@ -18,12 +23,15 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 function pageHref(filters: Filters, cursor: { after?: string; before?: string }): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...filters, ...cursor })) if (typeof value === "string" && value !== "") params.set(key, value);
+  for (const [key, value] of Object.entries({ ...filters, ...cursor }))
+    if (typeof value === "string" && value !== "") params.set(key, value);
   const query = params.toString();
   return query ? `/threads?${query}` : "/threads";
 }
 
-async function load(raw: Record<string, string | string[] | undefined>): Promise<{ query: ThreadListQuery; page: ThreadListPage; problem: string | null }> {
+async function load(
+  raw: Record<string, string | string[] | undefined>,
+): Promise<{ query: ThreadListQuery; page: ThreadListPage; problem: string | null }> {
   let query: ThreadListQuery = {};
   try {
     query = parseQuery(threadListQuerySchema, raw);
@@ -71,7 +79,11 @@ export default async function ThreadsPage({ searchParams }: { searchParams: Sear
           </EmptyState>
         )
       ) : (
-        <ThreadsLive initial={page} filters={filters} page={query.after ? `after:${query.after}` : query.before ? `before:${query.before}` : "live"} />
+        <ThreadsLive
+          initial={page}
+          filters={filters}
+          page={query.after ? `after:${query.after}` : query.before ? `before:${query.before}` : "live"}
+        />
       )}
       {page.prevCursor || page.nextCursor ? (
         <nav className="pager" aria-label="Pages">

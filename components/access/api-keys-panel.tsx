@@ -24,7 +24,12 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
     const data = new FormData(form);
     setError(null);
     try {
-      setCreated(await sendJson<CreatedApiKey>("POST", "/api/keys", { name: String(data.get("name") ?? ""), scope: String(data.get("scope") ?? "") }));
+      setCreated(
+        await sendJson<CreatedApiKey>("POST", "/api/keys", {
+          name: String(data.get("name") ?? ""),
+          scope: String(data.get("scope") ?? ""),
+        }),
+      );
       form.reset();
       router.refresh();
     } catch (failure) {
@@ -48,7 +53,9 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
       <div className="panel-header">
         <h2 id="keys-heading">API keys</h2>
       </div>
-      <p className="panel-description small muted">Programs send <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once; only its SHA-256 is stored.</p>
+      <p className="panel-description small muted">
+        Programs send <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once; only its SHA-256 is stored.
+      </p>
       {error ? (
         <p className="notice notice-bad" role="alert">
           {error}
@@ -110,7 +117,12 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
                         revoked <TimeAgo iso={key.revokedAt} />
                       </span>
                     ) : (
-                      <button className="button" type="button" onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>
+                      <button
+                        className="button"
+                        type="button"
+                        onClick={() => void revoke(key)}
+                        aria-label={`Revoke ${key.name}`}
+                      >
                         Revoke
                       </button>
                     )}

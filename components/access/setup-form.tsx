@@ -15,7 +15,12 @@ export function SetupForm({ token, minPasswordLength }: { token: string; minPass
     setBusy(true);
     setError(null);
     try {
-      await sendJson("POST", "/api/setup", { token, email, password, name: String(form.get("name") ?? "") || undefined });
+      await sendJson("POST", "/api/setup", {
+        token,
+        email,
+        password,
+        name: String(form.get("name") ?? "") || undefined,
+      });
       await sendJson("POST", "/api/auth/sign-in/email", { email, password, rememberMe: true });
       // A full page load: the router's cache still holds the pages prefetched before, as redirects.
       window.location.replace(new URL("/settings/access", window.location.origin).href);
@@ -42,7 +47,14 @@ export function SetupForm({ token, minPasswordLength }: { token: string; minPass
       </label>
       <label className="field">
         <span>Password (at least {minPasswordLength} characters)</span>
-        <input className="input" name="password" type="password" autoComplete="new-password" minLength={minPasswordLength} required />
+        <input
+          className="input"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={minPasswordLength}
+          required
+        />
       </label>
       <button className="button button-primary" type="submit" disabled={busy}>
         {busy ? "Creating…" : "Create the first admin"}

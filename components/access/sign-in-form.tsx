@@ -15,7 +15,11 @@ export function SignInForm({ next }: { next: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      await sendJson("POST", "/api/auth/sign-in/email", { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), rememberMe: true });
+      await sendJson("POST", "/api/auth/sign-in/email", {
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+        rememberMe: true,
+      });
       // A full page load: the router's cache still holds the pages prefetched before, as redirects.
       // `next` comes from the URL: only a page of this origin (safe-next.ts).
       window.location.replace(new URL(safeNextPath(next, window.location.origin), window.location.origin).href);

@@ -15,7 +15,10 @@ export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; mi
     const form = event.currentTarget;
     const data = new FormData(form);
     try {
-      const user = await sendJson<{ email: string }>("POST", "/api/users", { email: String(data.get("email") ?? ""), password: String(data.get("password") ?? "") });
+      const user = await sendJson<{ email: string }>("POST", "/api/users", {
+        email: String(data.get("email") ?? ""),
+        password: String(data.get("password") ?? ""),
+      });
       setMessage({ ok: true, text: `Added ${user.email}.` });
       form.reset();
       router.refresh();
@@ -37,7 +40,10 @@ export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; mi
       <ul className="user-list">
         {users.map((user) => (
           <li key={user.id}>
-            {user.email} <span className="muted small">added <TimeAgo iso={user.createdAt} /></span>
+            {user.email}{" "}
+            <span className="muted small">
+              added <TimeAgo iso={user.createdAt} />
+            </span>
           </li>
         ))}
       </ul>
@@ -48,7 +54,14 @@ export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; mi
         </label>
         <label className="field field-grow">
           <span>Password ({minPasswordLength}+ characters)</span>
-          <input className="input" name="password" type="password" minLength={minPasswordLength} required autoComplete="new-password" />
+          <input
+            className="input"
+            name="password"
+            type="password"
+            minLength={minPasswordLength}
+            required
+            autoComplete="new-password"
+          />
         </label>
         <button className="button" type="submit">
           Add user

@@ -8,13 +8,29 @@ export function ComparePicker({ a, b, threads }: { a: string; b: string; threads
         <label className="field-label" htmlFor="compare-a">
           Thread A (e.g. the run)
         </label>
-        <input id="compare-a" className="input mono" name="a" defaultValue={a} list="compare-threads" required autoComplete="off" />
+        <input
+          id="compare-a"
+          className="input mono"
+          name="a"
+          defaultValue={a}
+          list="compare-threads"
+          required
+          autoComplete="off"
+        />
       </div>
       <div className="field field-grow">
         <label className="field-label" htmlFor="compare-b">
           Thread B (e.g. the re-run)
         </label>
-        <input id="compare-b" className="input mono" name="b" defaultValue={b} list="compare-threads" required autoComplete="off" />
+        <input
+          id="compare-b"
+          className="input mono"
+          name="b"
+          defaultValue={b}
+          list="compare-threads"
+          required
+          autoComplete="off"
+        />
       </div>
       <div className="field-actions">
         <button type="submit" className="button button-primary">

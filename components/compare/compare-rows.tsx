@@ -9,7 +9,10 @@ import "./compare-divergence.css";
 const SIDE_TEXT_LIMIT = 4000;
 
 function present(text: string): string {
-  const cut = text.length > SIDE_TEXT_LIMIT ? `${text.slice(0, SIDE_TEXT_LIMIT)}\n… (${(text.length - SIDE_TEXT_LIMIT).toLocaleString("en-US")} more characters)` : text;
+  const cut =
+    text.length > SIDE_TEXT_LIMIT
+      ? `${text.slice(0, SIDE_TEXT_LIMIT)}\n… (${(text.length - SIDE_TEXT_LIMIT).toLocaleString("en-US")} more characters)`
+      : text;
   return revealInvisible(maskSecrets(cut, findSecrets(cut)));
 }
 
@@ -17,8 +20,8 @@ function CallLabel({ call, side }: { call: ComparedCall | null; side: "A" | "B" 
   if (call === null) return <span className="compare-call compare-call-missing">{side}: —</span>;
   return (
     <span className="compare-call">
-      <span className="compare-side-tag">{side}</span> <strong>{present(call.toolName)}</strong> <span className="mono small muted">{present(call.callKey)}</span>{" "}
-      <StatusBadge status={call.status} />
+      <span className="compare-side-tag">{side}</span> <strong>{present(call.toolName)}</strong>{" "}
+      <span className="mono small muted">{present(call.callKey)}</span> <StatusBadge status={call.status} />
       {call.step !== null ? <span className="small muted"> step {call.step}</span> : null}
       {call.resultCount > 1 ? <span className="small muted"> {call.resultCount} results (first compared)</span> : null}
     </span>
@@ -33,7 +36,17 @@ const VERDICTS: Record<RowVerdict, { label: string; className: string }> = {
   edited: { label: "edited in the fork", className: "badge-pending" },
 };
 
-function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; diff: TextDiff; a: string | null; b: string | null }) {
+function DiffSection({
+  title,
+  diff,
+  a,
+  b,
+}: {
+  title: "Arguments" | "Result";
+  diff: TextDiff;
+  a: string | null;
+  b: string | null;
+}) {
   const name = title.toLowerCase();
   if (diff.same) {
     return (
@@ -48,7 +61,8 @@ function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; dif
       {diff.diff !== null ? (
         <>
           <span className="small">
-            <span className="compare-added">+{diff.added}</span> <span className="compare-removed">−{diff.removed}</span>
+            <span className="compare-added">+{diff.added}</span>{" "}
+            <span className="compare-removed">−{diff.removed}</span>
             {diff.prettyJson ? <span className="muted"> · JSON compared pretty-printed</span> : null}
           </span>
           <UnifiedDiffView diff={diff.diff} label={`${title} diff`} />
@@ -57,15 +71,23 @@ function DiffSection({ title, diff, a, b }: { title: "Arguments" | "Result"; dif
         <span className="small muted">differ in whitespace only (the JSON values are equal)</span>
       ) : (
         <>
-          <span className="small muted">{a === null && b === null ? "none" : `only ${a === null ? "B" : "A"} has ${name === "result" ? "a result" : "arguments"}`}</span>
-          {a ?? b ? <pre className="raw compare-side-text">{present(a ?? b ?? "")}</pre> : null}
+          <span className="small muted">
+            {a === null && b === null
+              ? "none"
+              : `only ${a === null ? "B" : "A"} has ${name === "result" ? "a result" : "arguments"}`}
+          </span>
+          {(a ?? b) ? <pre className="raw compare-side-text">{present(a ?? b ?? "")}</pre> : null}
         </>
       )}
     </div>
   );
 }
 
-type Props = { rows: CompareRow[]; firstDivergence?: ThreadComparison["firstDivergence"]; forkPoint?: ThreadComparison["forkPoint"] };
+type Props = {
+  rows: CompareRow[];
+  firstDivergence?: ThreadComparison["firstDivergence"];
+  forkPoint?: ThreadComparison["forkPoint"];
+};
 
 function ForkPoint({ forkPoint }: { forkPoint: NonNullable<ThreadComparison["forkPoint"]> }) {
   const fork = forkPoint.side.toUpperCase();
@@ -73,7 +95,8 @@ function ForkPoint({ forkPoint }: { forkPoint: NonNullable<ThreadComparison["for
   return (
     <div className="compare-fork-point" data-testid="compare-fork-point">
       <span>
-        Fork point{forkPoint.atStep !== null ? ` (step ${forkPoint.atStep})` : ""}: above, {fork} is {original}&apos;s history copied with its edits; below, {fork}&apos;s own model
+        Fork point{forkPoint.atStep !== null ? ` (step ${forkPoint.atStep})` : ""}: above, {fork} is {original}&apos;s
+        history copied with its edits; below, {fork}&apos;s own model
       </span>
     </div>
   );
@@ -112,8 +135,18 @@ export function CompareRows({ rows, firstDivergence = null, forkPoint = null }: 
               </div>
               {row.verdict === "same" ? null : (
                 <>
-                  <DiffSection title="Arguments" diff={row.arguments} a={row.a?.argumentsText ?? null} b={row.b?.argumentsText ?? null} />
-                  <DiffSection title="Result" diff={row.result} a={row.a?.resultText ?? null} b={row.b?.resultText ?? null} />
+                  <DiffSection
+                    title="Arguments"
+                    diff={row.arguments}
+                    a={row.a?.argumentsText ?? null}
+                    b={row.b?.argumentsText ?? null}
+                  />
+                  <DiffSection
+                    title="Result"
+                    diff={row.result}
+                    a={row.a?.resultText ?? null}
+                    b={row.b?.resultText ?? null}
+                  />
                 </>
               )}
             </article>

@@ -25,7 +25,13 @@ function ThreadCell({ row }: { row: DeliveryRow }) {
   if (row.groupId === null) return <span className="muted">—</span>;
   return (
     <>
-      {row.threadExists ? <ThreadLink groupId={row.groupId} /> : <span className="mono truncate" title={`${row.groupId} (no such thread)`}>{row.groupId}</span>}
+      {row.threadExists ? (
+        <ThreadLink groupId={row.groupId} />
+      ) : (
+        <span className="mono truncate" title={`${row.groupId} (no such thread)`}>
+          {row.groupId}
+        </span>
+      )}
       <div className="small cell-sub">
         {row.toolCallId !== null && row.callKey !== null ? (
           <CallLink callRowId={row.toolCallId} callKey={row.callKey} />
@@ -44,8 +50,8 @@ function ImportedLine({ imported }: { imported: NonNullable<DeliveryRow["importe
   const { reported } = imported;
   return (
     <span data-testid="imported-provenance">
-      imported <span className="mono">{imported.at}</span> by <span className="mono">{imported.by}</span> · reported by the import (not observed): received{" "}
-      <span className="mono">{reported.receivedAt}</span>
+      imported <span className="mono">{imported.at}</span> by <span className="mono">{imported.by}</span> · reported by
+      the import (not observed): received <span className="mono">{reported.receivedAt}</span>
       {reported.remoteAddress ? (
         <>
           {" "}
@@ -62,16 +68,43 @@ function ImportedLine({ imported }: { imported: NonNullable<DeliveryRow["importe
   );
 }
 
-function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: { row: DeliveryRow; expanded: boolean; onToggle: () => void; gone: boolean; arrived: boolean; serverNow: string }) {
+// eslint-disable-next-line max-lines-per-function -- grew past the cap when Prettier wrapped it at 120 columns; split along its seams when next changed
+function DeliveryRowView({
+  row,
+  expanded,
+  onToggle,
+  gone,
+  arrived,
+  serverNow,
+}: {
+  row: DeliveryRow;
+  expanded: boolean;
+  onToggle: () => void;
+  gone: boolean;
+  arrived: boolean;
+  serverNow: string;
+}) {
   const detailId = `delivery-${row.id}-body`;
   return (
     <Fragment>
-      <tr data-testid="delivery-row" data-outcome={row.outcome} className={[arrived ? "row-arrived" : "", gone ? "row-gone" : "", expanded ? "row-open" : ""].filter(Boolean).join(" ") || undefined}>
+      <tr
+        data-testid="delivery-row"
+        data-outcome={row.outcome}
+        className={
+          [arrived ? "row-arrived" : "", gone ? "row-gone" : "", expanded ? "row-open" : ""]
+            .filter(Boolean)
+            .join(" ") || undefined
+        }
+      >
         <td className="nowrap">
           <TimeAgo iso={row.loggedAt} serverNow={serverNow} />
           {row.imported ? (
             <div>
-              <span className="badge badge-warn" title={`Written by an import (${row.imported.by}); the time is what the file reported`} data-testid="imported-badge">
+              <span
+                className="badge badge-warn"
+                title={`Written by an import (${row.imported.by}); the time is what the file reported`}
+                data-testid="imported-badge"
+              >
                 imported
               </span>
             </div>
@@ -83,7 +116,15 @@ function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: 
         <td>
           <OutcomeBadge outcome={row.outcome} />
         </td>
-        <td className="cell-reason">{row.reason ? <span className="clamp-2" title={row.reason}>{row.reason}</span> : <span className="muted">—</span>}</td>
+        <td className="cell-reason">
+          {row.reason ? (
+            <span className="clamp-2" title={row.reason}>
+              {row.reason}
+            </span>
+          ) : (
+            <span className="muted">—</span>
+          )}
+        </td>
         <td className="cell-id">
           <ThreadCell row={row} />
         </td>
@@ -95,9 +136,21 @@ function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: 
             </div>
           ) : null}
         </td>
-        <td className="mono small">{row.bodySha256 ? <span title={row.bodySha256}>{shortHash(row.bodySha256)}</span> : <span className="muted">—</span>}</td>
+        <td className="mono small">
+          {row.bodySha256 ? (
+            <span title={row.bodySha256}>{shortHash(row.bodySha256)}</span>
+          ) : (
+            <span className="muted">—</span>
+          )}
+        </td>
         <td>
-          <button type="button" className="button button-small" aria-expanded={expanded} aria-controls={detailId} onClick={onToggle}>
+          <button
+            type="button"
+            className="button button-small"
+            aria-expanded={expanded}
+            aria-controls={detailId}
+            onClick={onToggle}
+          >
             {expanded ? "Hide body" : "Body"}
             <span className="sr-only"> of delivery {row.id}</span>
           </button>
@@ -108,7 +161,13 @@ function DeliveryRowView({ row, expanded, onToggle, gone, arrived, serverNow }: 
           <td colSpan={COLUMNS}>
             <div className="small muted delivery-ids">
               Delivery #{row.id} ·{" "}
-              {row.imported ? <ImportedLine imported={row.imported} /> : <>received <span className="mono">{row.receivedAt}</span></>}
+              {row.imported ? (
+                <ImportedLine imported={row.imported} />
+              ) : (
+                <>
+                  received <span className="mono">{row.receivedAt}</span>
+                </>
+              )}
               {row.remoteAddress ? (
                 <>
                   {" "}
@@ -142,7 +201,13 @@ function apiPath(filters: DeliveryPage["filters"]): string {
 
 type LiveRows = ReturnType<typeof useLiveList<DeliveryRow>>["rows"];
 
-function DeliveriesTable(props: { rows: LiveRows; atTop: boolean; expanded: ReadonlySet<number>; onToggle: (id: number) => void; serverNow: string }) {
+function DeliveriesTable(props: {
+  rows: LiveRows;
+  atTop: boolean;
+  expanded: ReadonlySet<number>;
+  onToggle: (id: number) => void;
+  serverNow: string;
+}) {
   const { rows, atTop, expanded, onToggle, serverNow } = props;
   return (
     <div className="card table-card table-wrap">
@@ -165,7 +230,15 @@ function DeliveriesTable(props: { rows: LiveRows; atTop: boolean; expanded: Read
         </thead>
         <tbody>
           {rows.map(({ key, item, gone, arrived }) => (
-            <DeliveryRowView key={key} row={item} gone={gone} arrived={arrived} expanded={expanded.has(item.id)} onToggle={() => onToggle(item.id)} serverNow={serverNow} />
+            <DeliveryRowView
+              key={key}
+              row={item}
+              gone={gone}
+              arrived={arrived}
+              expanded={expanded.has(item.id)}
+              onToggle={() => onToggle(item.id)}
+              serverNow={serverNow}
+            />
           ))}
         </tbody>
       </table>
@@ -194,8 +267,12 @@ export function DeliveriesLive({ initial, origin }: { initial: DeliveryPage; ori
 
   const last = rows[rows.length - 1];
   const hasOlder = page.nextCursor !== null || rows.length > page.items.length;
-  const olderHref = last && hasOlder ? deliveriesHref({ ...initial.filters, cursor: encodeDeliveryCursor(last.item) }) : null;
-  const filtered = initial.filters.outcome !== undefined || initial.filters.group !== undefined || initial.filters.origin !== undefined;
+  const olderHref =
+    last && hasOlder ? deliveriesHref({ ...initial.filters, cursor: encodeDeliveryCursor(last.item) }) : null;
+  const filtered =
+    initial.filters.outcome !== undefined ||
+    initial.filters.group !== undefined ||
+    initial.filters.origin !== undefined;
 
   return (
     <section aria-labelledby="deliveries-list">

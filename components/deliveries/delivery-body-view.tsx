@@ -15,16 +15,26 @@ function BodyText({ body }: { body: DeliveryBody }) {
   const flags = scanFlags(body.text);
   const shown = revealInvisible(body.text);
   const notes: string[] = [];
-  if (body.truncatedAtReceipt) notes.push(`Truncated: the body (${formatBytes(body.bodyBytes)}) was over the size limit; only the first ${formatBytes(body.storedBytes)} were kept.`);
-  if (body.shownBytes < body.storedBytes) notes.push(`Showing the first ${formatBytes(body.shownBytes)} of ${formatBytes(body.storedBytes)}; download the raw bytes for the rest.`);
-  if (!body.validUtf8) notes.push("Not valid UTF-8: undecodable bytes are shown as �. The download has the exact bytes.");
-  if (flags.invisibleCount > 0) notes.push(`${plural(flags.invisibleCount, "invisible or bidi character")} shown as ⟨U+…⟩ markers.`);
+  if (body.truncatedAtReceipt)
+    notes.push(
+      `Truncated: the body (${formatBytes(body.bodyBytes)}) was over the size limit; only the first ${formatBytes(body.storedBytes)} were kept.`,
+    );
+  if (body.shownBytes < body.storedBytes)
+    notes.push(
+      `Showing the first ${formatBytes(body.shownBytes)} of ${formatBytes(body.storedBytes)}; download the raw bytes for the rest.`,
+    );
+  if (!body.validUtf8)
+    notes.push("Not valid UTF-8: undecodable bytes are shown as �. The download has the exact bytes.");
+  if (flags.invisibleCount > 0)
+    notes.push(`${plural(flags.invisibleCount, "invisible or bidi character")} shown as ⟨U+…⟩ markers.`);
   return (
     <div className="delivery-body">
       <div className="delivery-body-meta small">
         <span className="mono">{body.contentType ?? "no content type"}</span>
         <span>{formatBytes(body.storedBytes)} stored</span>
-        <span className={body.validUtf8 ? "text-ok" : "text-warn"}>{body.validUtf8 ? "valid UTF-8" : "invalid UTF-8"}</span>
+        <span className={body.validUtf8 ? "text-ok" : "text-warn"}>
+          {body.validUtf8 ? "valid UTF-8" : "invalid UTF-8"}
+        </span>
         {body.sha256Verified === null ? (
           <span className="muted">no sha256 recorded</span>
         ) : body.sha256Verified ? (
@@ -59,7 +69,17 @@ export function DeliveryBodyView({ id }: { id: number }) {
     // A delivery's stored bytes never change.
     staleTime: Infinity,
   });
-  if (query.isPending) return <p className="muted small" role="status">Loading the body…</p>;
-  if (query.isError) return <p className="text-bad small" role="alert">Could not load the body: {query.error.message}</p>;
+  if (query.isPending)
+    return (
+      <p className="muted small" role="status">
+        Loading the body…
+      </p>
+    );
+  if (query.isError)
+    return (
+      <p className="text-bad small" role="alert">
+        Could not load the body: {query.error.message}
+      </p>
+    );
   return <BodyText body={query.data} />;
 }

@@ -4,7 +4,15 @@ import Link from "next/link";
 import { AUDIT_OUTCOMES, type DeliveryPage } from "@/lib/deliveries/schemas.ts";
 import { formatCount } from "../ui/format.ts";
 
-export function DeliveryFilters({ filters, outcomeCounts, ignored }: { filters: DeliveryPage["filters"]; outcomeCounts: DeliveryPage["outcomeCounts"]; ignored: string[] }) {
+export function DeliveryFilters({
+  filters,
+  outcomeCounts,
+  ignored,
+}: {
+  filters: DeliveryPage["filters"];
+  outcomeCounts: DeliveryPage["outcomeCounts"];
+  ignored: string[];
+}) {
   const total = Object.values(outcomeCounts).reduce<number>((sum, n) => sum + (n ?? 0), 0);
   const filtered = filters.outcome !== undefined || filters.group !== undefined || filters.origin !== undefined;
   return (
@@ -22,7 +30,16 @@ export function DeliveryFilters({ filters, outcomeCounts, ignored }: { filters: 
       </label>
       <label className="field field-grow">
         <span className="field-label">Thread (group_id)</span>
-        <input name="group" type="search" defaultValue={filters.group ?? ""} className="input mono" placeholder="exact group id" maxLength={512} autoComplete="off" spellCheck={false} />
+        <input
+          name="group"
+          type="search"
+          defaultValue={filters.group ?? ""}
+          className="input mono"
+          placeholder="exact group id"
+          maxLength={512}
+          autoComplete="off"
+          spellCheck={false}
+        />
       </label>
       <label className="field">
         <span className="field-label">Source</span>

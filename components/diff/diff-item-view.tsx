@@ -13,7 +13,15 @@ export function fileName(file: PatchFile): string {
   return file.newPath;
 }
 
-const Chunk = memo(function Chunk({ item, viewType, diffType }: { item: Extract<DiffItem, { kind: "chunk" }>; viewType: ViewType; diffType: DiffType }) {
+const Chunk = memo(function Chunk({
+  item,
+  viewType,
+  diffType,
+}: {
+  item: Extract<DiffItem, { kind: "chunk" }>;
+  viewType: ViewType;
+  diffType: DiffType;
+}) {
   const hunks = useMemo(() => [item.hunk], [item.hunk]);
   return (
     <Diff viewType={viewType} diffType={diffType} hunks={hunks} className="dv-table">
@@ -22,7 +30,12 @@ const Chunk = memo(function Chunk({ item, viewType, diffType }: { item: Extract<
   );
 });
 
-type Props = { item: DiffItem; file: PatchFile; viewType: ViewType; onToggle: (fileIndex: number, hunkIndex: number) => void };
+type Props = {
+  item: DiffItem;
+  file: PatchFile;
+  viewType: ViewType;
+  onToggle: (fileIndex: number, hunkIndex: number) => void;
+};
 
 export function DiffItemView({ item, file, viewType, onToggle }: Props) {
   switch (item.kind) {
@@ -32,9 +45,18 @@ export function DiffItemView({ item, file, viewType, onToggle }: Props) {
           <span className="mono dv-path" data-testid="diff-file-path">
             {fileName(file)}
           </span>
-          {file.kind !== "modify" ? <span className="chip">{file.kind === "add" ? "added" : file.kind === "delete" ? "deleted" : "renamed"}</span> : null}
-          <span className="dv-stat" data-testid="diff-file-stat" aria-label={`${file.additions} lines added, ${file.deletions} lines removed`}>
-            <span className="stat-add">+{file.additions.toLocaleString("en-US")}</span> <span className="stat-del">−{file.deletions.toLocaleString("en-US")}</span>
+          {file.kind !== "modify" ? (
+            <span className="chip">
+              {file.kind === "add" ? "added" : file.kind === "delete" ? "deleted" : "renamed"}
+            </span>
+          ) : null}
+          <span
+            className="dv-stat"
+            data-testid="diff-file-stat"
+            aria-label={`${file.additions} lines added, ${file.deletions} lines removed`}
+          >
+            <span className="stat-add">+{file.additions.toLocaleString("en-US")}</span>{" "}
+            <span className="stat-del">−{file.deletions.toLocaleString("en-US")}</span>
           </span>
         </header>
       );
@@ -49,7 +71,11 @@ export function DiffItemView({ item, file, viewType, onToggle }: Props) {
               aria-expanded={item.open}
               onClick={() => onToggle(item.fileIndex, item.hunkIndex)}
               // The accessible name starts with the visible text (WCAG 2.5.3 label in name: "click Expand 5,000 lines").
-              aria-label={item.open ? `Collapse hunk ${item.hunkIndex + 1} (${item.hunk.changes.length.toLocaleString("en-US")} lines)` : `Expand ${item.hunk.changes.length.toLocaleString("en-US")} lines of hunk ${item.hunkIndex + 1}`}
+              aria-label={
+                item.open
+                  ? `Collapse hunk ${item.hunkIndex + 1} (${item.hunk.changes.length.toLocaleString("en-US")} lines)`
+                  : `Expand ${item.hunk.changes.length.toLocaleString("en-US")} lines of hunk ${item.hunkIndex + 1}`
+              }
             >
               {item.open ? "Collapse" : `Expand ${item.hunk.changes.length.toLocaleString("en-US")} lines`}
             </button>

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { HunkData } from "react-diff-view";
 import { lineNumberDigits } from "./diff-items.ts";
 
-const hunk = (oldStart: number, oldLines: number, newStart: number, newLines: number): HunkData => ({ content: "@@", oldStart, oldLines, newStart, newLines, changes: [] });
+const hunk = (oldStart: number, oldLines: number, newStart: number, newLines: number): HunkData => ({
+  content: "@@",
+  oldStart,
+  oldLines,
+  newStart,
+  newLines,
+  changes: [],
+});
 
 describe("lineNumberDigits", () => {
   it("counts the digits of the largest line number on either side", () => {

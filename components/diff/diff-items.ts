@@ -20,7 +20,16 @@ export function lineNumberDigits(hunks: readonly HunkData[]): number {
 
 export type DiffItem =
   | { kind: "file"; key: string; fileIndex: number }
-  | { kind: "hunk"; key: string; fileIndex: number; hunkIndex: number; hunk: HunkData; large: boolean; open: boolean; ordinal: number }
+  | {
+      kind: "hunk";
+      key: string;
+      fileIndex: number;
+      hunkIndex: number;
+      hunk: HunkData;
+      large: boolean;
+      open: boolean;
+      ordinal: number;
+    }
   | { kind: "chunk"; key: string; hunk: HunkData; lines: number; last: boolean }
   | { kind: "collapsed"; key: string; lines: number }
   | { kind: "note"; key: string; text: string };
@@ -30,7 +39,8 @@ export const hunkId = (fileIndex: number, hunkIndex: number) => `${fileIndex}:${
 function chunks(hunk: HunkData): HunkData[] {
   if (hunk.changes.length <= CHUNK_LINES) return [hunk];
   const out: HunkData[] = [];
-  for (let start = 0; start < hunk.changes.length; start += CHUNK_LINES) out.push({ ...hunk, changes: hunk.changes.slice(start, start + CHUNK_LINES) });
+  for (let start = 0; start < hunk.changes.length; start += CHUNK_LINES)
+    out.push({ ...hunk, changes: hunk.changes.slice(start, start + CHUNK_LINES) });
   return out;
 }
 
@@ -40,7 +50,8 @@ export function diffItems(files: readonly ParsedFile[], toggled: ReadonlySet<str
   let ordinal = 0;
   files.forEach(({ file, hunks }, fileIndex) => {
     items.push({ kind: "file", key: `f${fileIndex}`, fileIndex });
-    if (file.binary) items.push({ kind: "note", key: `n${fileIndex}`, text: "Binary or mode-only change: nothing to draw." });
+    if (file.binary)
+      items.push({ kind: "note", key: `n${fileIndex}`, text: "Binary or mode-only change: nothing to draw." });
     else if (hunks.length === 0) items.push({ kind: "note", key: `n${fileIndex}`, text: "No hunks." });
     hunks.forEach((hunk, hunkIndex) => {
       const id = hunkId(fileIndex, hunkIndex);
@@ -53,7 +64,15 @@ export function diffItems(files: readonly ParsedFile[], toggled: ReadonlySet<str
         return;
       }
       const parts = chunks(hunk);
-      parts.forEach((part, index) => items.push({ kind: "chunk", key: `c${id}:${index}`, hunk: part, lines: part.changes.length, last: index === parts.length - 1 }));
+      parts.forEach((part, index) =>
+        items.push({
+          kind: "chunk",
+          key: `c${id}:${index}`,
+          hunk: part,
+          lines: part.changes.length,
+          last: index === parts.length - 1,
+        }),
+      );
     });
   });
   return items;

@@ -33,7 +33,12 @@ function gutterStyle(parsed: ParsedFile): CSSProperties {
   return style;
 }
 
-function fileOf(item: DiffItem, items: readonly DiffItem[], index: number, files: readonly ParsedFile[]): ParsedFile | undefined {
+function fileOf(
+  item: DiffItem,
+  items: readonly DiffItem[],
+  index: number,
+  files: readonly ParsedFile[],
+): ParsedFile | undefined {
   if ("fileIndex" in item) return files[item.fileIndex];
   for (let i = index; i >= 0; i -= 1) {
     const before = items[i];
@@ -73,13 +78,24 @@ export function VirtualDiffList({ items, files, viewType, onToggle, handle, star
     firstVisible: () => virtualizer.getVirtualItems().find((item) => item.end > window.scrollY + 72)?.index ?? 0,
   }));
   return (
-    <div ref={listRef} className="dv-list dv-virtual" style={{ height: virtualizer.getTotalSize() }} data-testid="diff-list">
+    <div
+      ref={listRef}
+      className="dv-list dv-virtual"
+      style={{ height: virtualizer.getTotalSize() }}
+      data-testid="diff-list"
+    >
       {virtualizer.getVirtualItems().map((virtual) => {
         const item = items[virtual.index];
         const parsed = item ? fileOf(item, items, virtual.index, files) : undefined;
         if (!item || !parsed) return null;
         return (
-          <div key={virtual.key} ref={virtualizer.measureElement} data-index={virtual.index} className={`dv-item dv-item-${item.kind}`} style={{ ...gutterStyle(parsed), transform: `translateY(${virtual.start - margin}px)` }}>
+          <div
+            key={virtual.key}
+            ref={virtualizer.measureElement}
+            data-index={virtual.index}
+            className={`dv-item dv-item-${item.kind}`}
+            style={{ ...gutterStyle(parsed), transform: `translateY(${virtual.start - margin}px)` }}
+          >
             <DiffItemView item={item} file={parsed.file} viewType={viewType} onToggle={onToggle} />
           </div>
         );

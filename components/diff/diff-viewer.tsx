@@ -23,20 +23,37 @@ const VIRTUAL_OVER_LINES = 1500;
 const VIRTUAL_OVER_HUNKS = 30;
 
 // eslint-disable-next-line max-lines-per-function -- the viewer picks between the plain and the virtualized diff and owns the view-mode state both share
-export function DiffViewer({ path, patch, revealSecrets = false }: { path: string; patch: string; revealSecrets?: boolean }) {
+export function DiffViewer({
+  path,
+  patch,
+  revealSecrets = false,
+}: {
+  path: string;
+  patch: string;
+  revealSecrets?: boolean;
+}) {
   const [chosen, setChosen] = useState<ViewType>("unified");
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   const files = useMemo<ParsedFile[]>(
     () =>
-      splitPatchFiles(presentUntrustedText(patch, { revealSecrets }), presentUntrustedText(path, { revealSecrets })).map((file) => ({
+      splitPatchFiles(
+        presentUntrustedText(patch, { revealSecrets }),
+        presentUntrustedText(path, { revealSecrets }),
+      ).map((file) => ({
         file,
         hunks: parseDiff(file.gitText)[0]?.hunks ?? [],
       })),
     [patch, path, revealSecrets],
   );
   const items = useMemo(() => diffItems(files, toggled), [files, toggled]);
-  const hunkItems = useMemo(() => items.flatMap((item, index) => (item.kind === "hunk" ? [{ index, item }] : [])), [items]);
-  const lines = files.reduce((sum, { hunks }) => sum + hunks.reduce((count, hunk) => count + hunk.changes.length, 0), 0);
+  const hunkItems = useMemo(
+    () => items.flatMap((item, index) => (item.kind === "hunk" ? [{ index, item }] : [])),
+    [items],
+  );
+  const lines = files.reduce(
+    (sum, { hunks }) => sum + hunks.reduce((count, hunk) => count + hunk.changes.length, 0),
+    0,
+  );
   const big = lines > VIRTUAL_OVER_LINES || hunkItems.length > VIRTUAL_OVER_HUNKS;
   const additions = files.reduce((sum, { file }) => sum + file.additions, 0);
   const deletions = files.reduce((sum, { file }) => sum + file.deletions, 0);
@@ -84,7 +101,8 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
   useEffect(() => {
     if (!big) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target))
+        return;
       if (event.key !== "]" && event.key !== "[") return;
       event.preventDefault();
       stepRef.current(event.key === "]" ? 1 : -1);
@@ -97,15 +115,27 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
     <div ref={viewer} className="dv-viewer" data-testid="diff-viewer" data-layout={viewType}>
       <div className="dv-toolbar">
         <span className="small">
-          {files.length} {files.length === 1 ? "file" : "files"} · {hunkItems.length.toLocaleString("en-US")} {hunkItems.length === 1 ? "hunk" : "hunks"} ·{" "}
-          <span className="stat-add">+{additions.toLocaleString("en-US")}</span> <span className="stat-del">−{deletions.toLocaleString("en-US")}</span>
+          {files.length} {files.length === 1 ? "file" : "files"} · {hunkItems.length.toLocaleString("en-US")}{" "}
+          {hunkItems.length === 1 ? "hunk" : "hunks"} ·{" "}
+          <span className="stat-add">+{additions.toLocaleString("en-US")}</span>{" "}
+          <span className="stat-del">−{deletions.toLocaleString("en-US")}</span>
         </span>
         {splitFits(width) ? (
           <div className="segmented" role="group" aria-label="Diff layout">
-            <button type="button" className="segment" aria-pressed={viewType === "unified"} onClick={() => switchLayout("unified")}>
+            <button
+              type="button"
+              className="segment"
+              aria-pressed={viewType === "unified"}
+              onClick={() => switchLayout("unified")}
+            >
               Unified
             </button>
-            <button type="button" className="segment" aria-pressed={viewType === "split"} onClick={() => switchLayout("split")}>
+            <button
+              type="button"
+              className="segment"
+              aria-pressed={viewType === "split"}
+              onClick={() => switchLayout("split")}
+            >
               Split
             </button>
           </div>
@@ -117,10 +147,21 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
       </div>
       {big ? (
         <div className="dv-nav" role="group" aria-label="Hunk navigator" data-testid="diff-navigator">
-          <button type="button" className="button" onClick={() => stepHunk(-1)} aria-label="Previous hunk" title="Previous hunk ([)">
+          <button
+            type="button"
+            className="button"
+            onClick={() => stepHunk(-1)}
+            aria-label="Previous hunk"
+            title="Previous hunk ([)"
+          >
             ‹
           </button>
-          <select className="input" aria-label="Go to hunk" value={current} onChange={(event) => goToHunk(Number(event.target.value))}>
+          <select
+            className="input"
+            aria-label="Go to hunk"
+            value={current}
+            onChange={(event) => goToHunk(Number(event.target.value))}
+          >
             {hunkItems.map(({ item }, ordinal) => {
               const parsed = files[item.fileIndex];
               return (
@@ -130,13 +171,26 @@ export function DiffViewer({ path, patch, revealSecrets = false }: { path: strin
               );
             })}
           </select>
-          <button type="button" className="button" onClick={() => stepHunk(1)} aria-label="Next hunk" title="Next hunk (])">
+          <button
+            type="button"
+            className="button"
+            onClick={() => stepHunk(1)}
+            aria-label="Next hunk"
+            title="Next hunk (])"
+          >
             ›
           </button>
         </div>
       ) : null}
       {big ? (
-        <VirtualDiffList items={items} files={files} viewType={viewType} onToggle={onToggle} handle={list} startAt={startAt} />
+        <VirtualDiffList
+          items={items}
+          files={files}
+          viewType={viewType}
+          onToggle={onToggle}
+          handle={list}
+          startAt={startAt}
+        />
       ) : (
         <PlainDiffList items={items} files={files} viewType={viewType} onToggle={onToggle} />
       )}

@@ -3,7 +3,10 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
 
 /** `beforeChange(previous, next)` runs before the new width is set, so a caller can batch its own state with it. */
-export function useElementWidth(ref: RefObject<HTMLElement | null>, beforeChange?: (previous: number | null, next: number) => void): number | null {
+export function useElementWidth(
+  ref: RefObject<HTMLElement | null>,
+  beforeChange?: (previous: number | null, next: number) => void,
+): number | null {
   const [width, setWidth] = useState<number | null>(null);
   const callback = useRef(beforeChange);
   useLayoutEffect(() => {

@@ -45,7 +45,10 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
           {items.map((item) => (
             <tr key={item.id} data-testid="explorer-row" data-call-key={item.callKey}>
               <td data-label="Requested" className="mono nowrap">
-                <Link href={callHref(item.id)} aria-label={`Call ${presentUntrustedText(item.toolName)} ${presentUntrustedText(item.callKey)}, requested ${when(item.requestedAt)}`}>
+                <Link
+                  href={callHref(item.id)}
+                  aria-label={`Call ${presentUntrustedText(item.toolName)} ${presentUntrustedText(item.callKey)}, requested ${when(item.requestedAt)}`}
+                >
                   {when(item.requestedAt)}
                 </Link>
                 {item.late ? <span className="chip chip-warn explorer-flag">late</span> : null}
@@ -63,7 +66,9 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
               <td data-label="Status">
                 <StatusBadge status={item.status} />
               </td>
-              <td data-label="Latency" className="num nowrap">{item.latencyMs === null ? <span className="muted">—</span> : <DurationText ms={item.latencyMs} />}</td>
+              <td data-label="Latency" className="num nowrap">
+                {item.latencyMs === null ? <span className="muted">—</span> : <DurationText ms={item.latencyMs} />}
+              </td>
               <td data-label="Verdict">
                 <VerdictBadge verdict={item.verdict} />
               </td>
@@ -78,7 +83,13 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
                   <span data-band={item.verdict.band}>{item.confidence.toFixed(2)}</span>
                 )}
               </td>
-              <td data-label="Error type" className="col-error">{item.errorType ? <span className="chip chip-bad">{presentUntrustedText(item.errorType)}</span> : <span className="muted">—</span>}</td>
+              <td data-label="Error type" className="col-error">
+                {item.errorType ? (
+                  <span className="chip chip-bad">{presentUntrustedText(item.errorType)}</span>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

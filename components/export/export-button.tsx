@@ -3,7 +3,13 @@ import { exportHref } from "@/components/replay/trace-hrefs.ts";
 
 export function ExportButton({ groupId }: { groupId: string }) {
   return (
-    <a className="button" href={exportHref(groupId)} download data-testid="export-button" title="Every event, call, result and delivery, with raw bodies and hashes">
+    <a
+      className="button"
+      href={exportHref(groupId)}
+      download
+      data-testid="export-button"
+      title="Every event, call, result and delivery, with raw bodies and hashes"
+    >
       Export JSONL
     </a>
   );

@@ -5,7 +5,15 @@
 import { detectEnvelope } from "@/lib/results/envelope.ts";
 
 const NEXT_ACTIONS = ["continue", "retry", "ask_user", "human_review", "stop"] as const;
-const ERROR_TYPES = ["validation_error", "permission_denied", "timeout", "rate_limited", "not_found", "state_conflict", "unknown"] as const;
+const ERROR_TYPES = [
+  "validation_error",
+  "permission_denied",
+  "timeout",
+  "rate_limited",
+  "not_found",
+  "state_conflict",
+  "unknown",
+] as const;
 
 function parseObject(text: string): Record<string, unknown> | null {
   try {
@@ -23,7 +31,15 @@ export function mergeEnvelope(text: string, fields: Record<string, unknown>): st
   return /\n\s/.test(text) ? JSON.stringify(merged, null, 2) : JSON.stringify(merged);
 }
 
-export function EnvelopeFields({ text, callId, onChange }: { text: string; callId: string; onChange: (text: string) => void }) {
+export function EnvelopeFields({
+  text,
+  callId,
+  onChange,
+}: {
+  text: string;
+  callId: string;
+  onChange: (text: string) => void;
+}) {
   const object = parseObject(text);
   if (object === null || detectEnvelope(text).kind === "none") return null;
   const error = typeof object.error === "object" && object.error !== null ? { ...object.error } : null;
@@ -32,7 +48,12 @@ export function EnvelopeFields({ text, callId, onChange }: { text: string; callI
     <fieldset className="fork-envelope" aria-label={`Envelope of ${callId}`}>
       <legend className="field-label">Envelope</legend>
       <label className="toolbar-check">
-        <input type="checkbox" checked={object.success === true} onChange={(event) => onChange(mergeEnvelope(text, { success: event.target.checked }))} /> success
+        <input
+          type="checkbox"
+          checked={object.success === true}
+          onChange={(event) => onChange(mergeEnvelope(text, { success: event.target.checked }))}
+        />{" "}
+        success
       </label>
       <label className="field">
         <span className="field-label">confidence</span>
@@ -43,12 +64,20 @@ export function EnvelopeFields({ text, callId, onChange }: { text: string; callI
           max={1}
           step={0.05}
           value={typeof object.confidence === "number" ? object.confidence : ""}
-          onChange={(event) => onChange(mergeEnvelope(text, { confidence: event.target.value === "" ? null : Number(event.target.value) }))}
+          onChange={(event) =>
+            onChange(mergeEnvelope(text, { confidence: event.target.value === "" ? null : Number(event.target.value) }))
+          }
         />
       </label>
       <label className="field">
         <span className="field-label">nextAction</span>
-        <select className="input" value={typeof object.nextAction === "string" ? object.nextAction : ""} onChange={(event) => onChange(mergeEnvelope(text, { nextAction: event.target.value === "" ? null : event.target.value }))}>
+        <select
+          className="input"
+          value={typeof object.nextAction === "string" ? object.nextAction : ""}
+          onChange={(event) =>
+            onChange(mergeEnvelope(text, { nextAction: event.target.value === "" ? null : event.target.value }))
+          }
+        >
           <option value="">(none)</option>
           {NEXT_ACTIONS.map((action) => (
             <option key={action} value={action}>
@@ -63,7 +92,11 @@ export function EnvelopeFields({ text, callId, onChange }: { text: string; callI
           className="input"
           value={errorType}
           onChange={(event) =>
-            onChange(mergeEnvelope(text, { error: event.target.value === "" ? null : { ...(error ?? { message: "" }), type: event.target.value } }))
+            onChange(
+              mergeEnvelope(text, {
+                error: event.target.value === "" ? null : { ...(error ?? { message: "" }), type: event.target.value },
+              }),
+            )
           }
         >
           <option value="">(no error)</option>

@@ -16,32 +16,67 @@ const ANSWERED_BY: Record<NonNullable<ForkCallView["answeredBy"]>, string> = {
   history: "copied history",
 };
 
-type Props = { groupId: string; calls: ForkCallView[]; busy: boolean; onAnswer: (callKey: string, body: { from: "recording" } | { text: string }) => Promise<void> };
+type Props = {
+  groupId: string;
+  calls: ForkCallView[];
+  busy: boolean;
+  onAnswer: (callKey: string, body: { from: "recording" } | { text: string }) => Promise<void>;
+};
 
-function PendingAnswer({ groupId, call, busy, onAnswer }: { groupId: string; call: ForkCallView; busy: boolean; onAnswer: Props["onAnswer"] }) {
+function PendingAnswer({
+  groupId,
+  call,
+  busy,
+  onAnswer,
+}: {
+  groupId: string;
+  call: ForkCallView;
+  busy: boolean;
+  onAnswer: Props["onAnswer"];
+}) {
   const [text, setText] = useState("");
   const callback = JSON.stringify({ type: "tool_result", group_id: groupId, id: call.callKey, text: "…" });
   return (
     <div className="fork-answer-options">
       {call.recording !== null ? (
         <div className="fork-answer-option">
-          <button type="button" className="button" disabled={busy} onClick={() => void onAnswer(call.callKey, { from: "recording" })}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void onAnswer(call.callKey, { from: "recording" })}
+          >
             Answer from the recording
           </button>
           <span className="small muted">
             {" "}
-            as <Link href={callHref(call.recording.callRowId)}>{presentUntrustedText(call.recording.callKey)}</Link> answered: <code>{call.recording.preview}</code>
+            as <Link href={callHref(call.recording.callRowId)}>
+              {presentUntrustedText(call.recording.callKey)}
+            </Link>{" "}
+            answered: <code>{call.recording.preview}</code>
           </span>
         </div>
       ) : (
-        <p className="small muted">The original never made this call with these arguments: no recording to answer from.</p>
+        <p className="small muted">
+          The original never made this call with these arguments: no recording to answer from.
+        </p>
       )}
       <div className="fork-answer-option">
         <label className="field field-grow">
           <span className="field-label">Result for {presentUntrustedText(call.callKey)}, by hand</span>
-          <textarea className="input fork-textarea mono" rows={2} value={text} onChange={(event) => setText(event.target.value)} />
+          <textarea
+            className="input fork-textarea mono"
+            rows={2}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
         </label>
-        <button type="button" className="button" disabled={busy || text === ""} onClick={() => void onAnswer(call.callKey, { text }).then(() => setText(""))}>
+        <button
+          type="button"
+          className="button"
+          disabled={busy || text === ""}
+          onClick={() => void onAnswer(call.callKey, { text }).then(() => setText(""))}
+        >
           Answer by hand
         </button>
       </div>
@@ -58,14 +93,22 @@ export function ForkCalls({ groupId, calls, busy, onAnswer }: Props) {
   return (
     <ol className="fork-calls">
       {calls.map((call) => (
-        <li key={call.callKey} className="fork-call" data-testid="fork-call" aria-label={`${call.toolName} ${call.callKey}`}>
+        <li
+          key={call.callKey}
+          className="fork-call"
+          data-testid="fork-call"
+          aria-label={`${call.toolName} ${call.callKey}`}
+        >
           <div className="fork-call-head">
             <Link className="mono" href={callHref(call.callRowId)}>
               {presentUntrustedText(`${call.toolName}(${call.argumentsPreview})`)}
             </Link>
             <StatusBadge status={call.status} />
             {call.answeredBy !== null ? (
-              <span className={`badge ${call.answeredBy === "recording" ? "badge-pending" : "badge-neutral"}`} data-testid="fork-call-answered-by">
+              <span
+                className={`badge ${call.answeredBy === "recording" ? "badge-pending" : "badge-neutral"}`}
+                data-testid="fork-call-answered-by"
+              >
                 {ANSWERED_BY[call.answeredBy]}
               </span>
             ) : null}
@@ -73,12 +116,21 @@ export function ForkCalls({ groupId, calls, busy, onAnswer }: Props) {
           </div>
           {call.recordedFrom !== null ? (
             <p className="small muted">
-              Recorded result of {call.recordedFrom.callRowId !== null ? <Link href={callHref(call.recordedFrom.callRowId)}>{presentUntrustedText(call.recordedFrom.callKey)}</Link> : presentUntrustedText(call.recordedFrom.callKey)} in{" "}
-              {presentUntrustedText(call.recordedFrom.groupId)}; no tool ran.
+              Recorded result of{" "}
+              {call.recordedFrom.callRowId !== null ? (
+                <Link href={callHref(call.recordedFrom.callRowId)}>
+                  {presentUntrustedText(call.recordedFrom.callKey)}
+                </Link>
+              ) : (
+                presentUntrustedText(call.recordedFrom.callKey)
+              )}{" "}
+              in {presentUntrustedText(call.recordedFrom.groupId)}; no tool ran.
             </p>
           ) : null}
           {call.resultPreview !== null ? <pre className="raw fork-call-result">{call.resultPreview}</pre> : null}
-          {call.status === "pending" ? <PendingAnswer groupId={groupId} call={call} busy={busy} onAnswer={onAnswer} /> : null}
+          {call.status === "pending" ? (
+            <PendingAnswer groupId={groupId} call={call} busy={busy} onAnswer={onAnswer} />
+          ) : null}
         </li>
       ))}
     </ol>

@@ -14,7 +14,13 @@ export type ForkDraft = {
   inserts: ReadonlyMap<number, readonly InsertedMessage[]>;
 };
 
-export const EMPTY_DRAFT: ForkDraft = { dropped: new Set(), results: new Map(), arguments: new Map(), displays: new Map(), inserts: new Map() };
+export const EMPTY_DRAFT: ForkDraft = {
+  dropped: new Set(),
+  results: new Map(),
+  arguments: new Map(),
+  displays: new Map(),
+  inserts: new Map(),
+};
 
 export type DraftEdits = { edits: ForkEdit[]; problems: string[] };
 
@@ -25,16 +31,32 @@ export function draftEdits(draft: ForkDraft, events: readonly CanonicalEvent[], 
   const problems: string[] = [];
   const callIds = new Set(cut.flatMap((event) => (event.kind === "tool_call" ? [event.callId] : [])));
   const originalResult = new Map<string, string>();
-  for (const event of cut) if (event.kind === "tool_result" && !originalResult.has(event.callId)) originalResult.set(event.callId, event.text);
-  const originalArguments = new Map(cut.flatMap((event) => (event.kind === "tool_call" ? [[event.callId, event.argumentsText] as const] : [])));
+  for (const event of cut)
+    if (event.kind === "tool_result" && !originalResult.has(event.callId)) originalResult.set(event.callId, event.text);
+  const originalArguments = new Map(
+    cut.flatMap((event) => (event.kind === "tool_call" ? [[event.callId, event.argumentsText] as const] : [])),
+  );
 
-  for (const [call, text] of draft.results) if (callIds.has(call) && text !== originalResult.get(call)) edits.push({ call, text });
-  for (const [call, text] of draft.arguments) if (callIds.has(call) && text !== originalArguments.get(call)) edits.push({ call, arguments: text });
+  for (const [call, text] of draft.results)
+    if (callIds.has(call) && text !== originalResult.get(call)) edits.push({ call, text });
+  for (const [call, text] of draft.arguments)
+    if (callIds.has(call) && text !== originalArguments.get(call)) edits.push({ call, arguments: text });
   for (const [call, json] of draft.displays) {
     if (!callIds.has(call) || json.trim() === "") continue;
     try {
       const value: unknown = JSON.parse(json);
-      if (value === null || Array.isArray(value)) edits.push({ call, display_as: value === null ? null : value.map((segment: unknown) => (typeof segment === "object" && segment !== null ? { type: "text", content: "", ...segment } : { type: "text", content: String(segment) })) });
+      if (value === null || Array.isArray(value))
+        edits.push({
+          call,
+          display_as:
+            value === null
+              ? null
+              : value.map((segment: unknown) =>
+                  typeof segment === "object" && segment !== null
+                    ? { type: "text", content: "", ...segment }
+                    : { type: "text", content: String(segment) },
+                ),
+        });
       else problems.push(`Display segments of ${call}: expected a JSON array`);
     } catch (error) {
       problems.push(`Display segments of ${call}: ${error instanceof Error ? error.message : "not JSON"}`);
@@ -43,7 +65,8 @@ export function draftEdits(draft: ForkDraft, events: readonly CanonicalEvent[], 
   for (const index of [...draft.dropped].sort((a, b) => a - b)) if (index < step) edits.push({ drop: index });
   for (const [after, messages] of [...draft.inserts].sort(([a], [b]) => a - b)) {
     if (after >= step) continue;
-    for (const message of messages) if (message.text.trim() !== "") edits.push({ insert: { after, role: message.role, text: message.text } });
+    for (const message of messages)
+      if (message.text.trim() !== "") edits.push({ insert: { after, role: message.role, text: message.text } });
   }
   return { edits, problems };
 }

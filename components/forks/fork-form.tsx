@@ -16,7 +16,14 @@ import { draftEdits, EMPTY_DRAFT, type ForkDraft } from "./fork-draft.ts";
 import { ForkEventRow, InsertedMessages, type DraftChange } from "./fork-event-row.tsx";
 import "./forks.css";
 
-type Props = { groupId: string; events: CanonicalEvent[]; targets: ModelTargetView[]; targetsProblem: string | null; initialStep: number; focusCall: string | null };
+type Props = {
+  groupId: string;
+  events: CanonicalEvent[];
+  targets: ModelTargetView[];
+  targetsProblem: string | null;
+  initialStep: number;
+  focusCall: string | null;
+};
 
 // The list shows the events right before the step (where edits usually are); older ones are a click away.
 const LIST_WINDOW = 150;
@@ -42,30 +49,48 @@ function applyChange(draft: ForkDraft, change: DraftChange): ForkDraft {
       return { ...draft, dropped };
     }
     case "insert":
-      return { ...draft, inserts: withEntry(draft.inserts, change.after, change.messages.length === 0 ? null : change.messages) };
+      return {
+        ...draft,
+        inserts: withEntry(draft.inserts, change.after, change.messages.length === 0 ? null : change.messages),
+      };
   }
 }
 
 /** Why the fork cannot start (no targets, a problem in the edits) or why starting it failed. */
-function ForkNotices({ targets, targetsProblem, blocked, failure }: { targets: Props["targets"]; targetsProblem: string | null; blocked: string | null; failure: string | null }) {
+function ForkNotices({
+  targets,
+  targetsProblem,
+  blocked,
+  failure,
+}: {
+  targets: Props["targets"];
+  targetsProblem: string | null;
+  blocked: string | null;
+  failure: string | null;
+}) {
   return (
     <>
-    {targetsProblem !== null ? <p role="alert" className="replay-notice replay-notice-bad">{targetsProblem}</p> : null}
-    {targets.length === 0 && targetsProblem === null ? (
-      <p className="replay-notice replay-notice-bad" role="alert">
-        No model targets are configured. Set TOOLSCOPE_MODELS on the server (see <Link href="/settings/models">Model targets</Link>).
-      </p>
-    ) : null}
-    {blocked !== null && targets.length > 0 ? (
-      <p className="replay-notice replay-notice-bad" data-testid="fork-blocked">
-        {blocked}
-      </p>
-    ) : null}
-    {failure !== null ? (
-      <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-failure">
-        {failure}
-      </p>
-    ) : null}
+      {targetsProblem !== null ? (
+        <p role="alert" className="replay-notice replay-notice-bad">
+          {targetsProblem}
+        </p>
+      ) : null}
+      {targets.length === 0 && targetsProblem === null ? (
+        <p className="replay-notice replay-notice-bad" role="alert">
+          No model targets are configured. Set TOOLSCOPE_MODELS on the server (see{" "}
+          <Link href="/settings/models">Model targets</Link>).
+        </p>
+      ) : null}
+      {blocked !== null && targets.length > 0 ? (
+        <p className="replay-notice replay-notice-bad" data-testid="fork-blocked">
+          {blocked}
+        </p>
+      ) : null}
+      {failure !== null ? (
+        <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-failure">
+          {failure}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -85,7 +110,10 @@ function ForkHistory({ events, step, first, draft, setDraft, focusCall, onShowAl
   return (
     <section className="card" aria-label="History the model will see">
       <h2>History the model will see</h2>
-      <p className="small muted">Events 1 to {step} of the original. Edit a result or a call&apos;s arguments, drop events, insert messages; the rest is sent as recorded.</p>
+      <p className="small muted">
+        Events 1 to {step} of the original. Edit a result or a call&apos;s arguments, drop events, insert messages; the
+        rest is sent as recorded.
+      </p>
       <ol className="fork-events">
         {first > 0 ? (
           <li className="replay-gap small muted">
@@ -95,18 +123,48 @@ function ForkHistory({ events, step, first, draft, setDraft, focusCall, onShowAl
             </button>
           </li>
         ) : null}
-        {first === 0 ? <InsertedMessages after={-1} messages={draft.inserts.get(-1) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} /> : null}
+        {first === 0 ? (
+          <InsertedMessages
+            after={-1}
+            messages={draft.inserts.get(-1) ?? []}
+            onChange={(change) => setDraft(applyChange(draft, change))}
+          />
+        ) : null}
         {events.slice(first, step).map((event, offset) => {
           const index = first + offset;
           const callId = event.kind === "tool_result" || event.kind === "tool_call" ? event.callId : null;
           return [
-            <ForkEventRow key={`e${index}`} event={event} index={index} draft={draft} focus={callId !== null && callId === focusCall && event.kind === "tool_result"} onChange={(change) => setDraft(applyChange(draft, change))} />,
-            <InsertedMessages key={`i${index}`} after={index} messages={draft.inserts.get(index) ?? []} onChange={(change) => setDraft(applyChange(draft, change))} />,
+            <ForkEventRow
+              key={`e${index}`}
+              event={event}
+              index={index}
+              draft={draft}
+              focus={callId !== null && callId === focusCall && event.kind === "tool_result"}
+              onChange={(change) => setDraft(applyChange(draft, change))}
+            />,
+            <InsertedMessages
+              key={`i${index}`}
+              after={index}
+              messages={draft.inserts.get(index) ?? []}
+              onChange={(change) => setDraft(applyChange(draft, change))}
+            />,
           ];
         })}
       </ol>
       {first === 0 ? (
-        <button type="button" className="button button-small" onClick={() => setDraft(applyChange(draft, { kind: "insert", after: -1, messages: [...(draft.inserts.get(-1) ?? []), { role: "system", text: "" }] }))}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() =>
+            setDraft(
+              applyChange(draft, {
+                kind: "insert",
+                after: -1,
+                messages: [...(draft.inserts.get(-1) ?? []), { role: "system", text: "" }],
+              }),
+            )
+          }
+        >
           Insert a message first
         </button>
       ) : null}
@@ -114,6 +172,7 @@ function ForkHistory({ events, step, first, draft, setDraft, focusCall, onShowAl
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- grew past the cap when Prettier wrapped it at 120 columns; split along its seams when next changed
 export function ForkForm({ groupId, events, targets, targetsProblem, initialStep, focusCall }: Props) {
   const router = useRouter();
   const usable = targets.filter((target) => target.keyState !== "missing");
@@ -134,7 +193,14 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
       return { pending: [], length: 0, error: error instanceof ForkEditError ? error.message : String(error) };
     }
   }, [events, step, edits]);
-  const blocked = model === "" ? "Configure a model target first (TOOLSCOPE_MODELS)." : (problems[0] ?? check.error ?? (check.pending.length > 0 ? `Give a result to ${check.pending.join(", ")}: a model API refuses a history with an unanswered call (or pick a later step).` : null));
+  const blocked =
+    model === ""
+      ? "Configure a model target first (TOOLSCOPE_MODELS)."
+      : (problems[0] ??
+        check.error ??
+        (check.pending.length > 0
+          ? `Give a result to ${check.pending.join(", ")}: a model API refuses a history with an unanswered call (or pick a later step).`
+          : null));
 
   const first = showAll ? 0 : Math.max(0, step - LIST_WINDOW);
   const submit = async () => {
@@ -142,7 +208,13 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
     setFailure(null);
     try {
       // wait: false — the turn runs on the server; its page shows the answer as it streams in.
-      const created = await postJson<ForkCreated>(`/api/threads/${encodeURIComponent(groupId)}/forks`, { step, model, edits, max_turns: maxTurns, wait: false });
+      const created = await postJson<ForkCreated>(`/api/threads/${encodeURIComponent(groupId)}/forks`, {
+        step,
+        model,
+        edits,
+        max_turns: maxTurns,
+        wait: false,
+      });
       router.push(forkPageHref(created.group_id));
     } catch (error) {
       setFailure(error instanceof ApiError ? `${error.message} (HTTP ${error.status})` : String(error));
@@ -163,9 +235,24 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
         <div className="fork-settings-row">
           <label className="field">
             <span className="field-label">Fork at step (events kept)</span>
-            <input className="input" type="number" min={1} max={events.length} value={step} onChange={(event) => setStep(Math.min(events.length, Math.max(1, Number(event.target.value) || 1)))} />
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={events.length}
+              value={step}
+              onChange={(event) => setStep(Math.min(events.length, Math.max(1, Number(event.target.value) || 1)))}
+            />
           </label>
-          <input className="fork-step-slider" type="range" min={1} max={events.length} value={step} aria-label="Step" onChange={(event) => setStep(Number(event.target.value))} />
+          <input
+            className="fork-step-slider"
+            type="range"
+            min={1}
+            max={events.length}
+            value={step}
+            aria-label="Step"
+            onChange={(event) => setStep(Number(event.target.value))}
+          />
           <label className="field">
             <span className="field-label">Model target</span>
             <select className="input" value={model} onChange={(event) => setModel(event.target.value)}>
@@ -179,7 +266,14 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
           </label>
           <label className="field">
             <span className="field-label">Step limit (model turns)</span>
-            <input className="input" type="number" min={1} max={MAX_MAX_TURNS} value={maxTurns} onChange={(event) => setMaxTurns(Math.min(MAX_MAX_TURNS, Math.max(1, Number(event.target.value) || 1)))} />
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={MAX_MAX_TURNS}
+              value={maxTurns}
+              onChange={(event) => setMaxTurns(Math.min(MAX_MAX_TURNS, Math.max(1, Number(event.target.value) || 1)))}
+            />
           </label>
           <button type="submit" className="button button-primary" disabled={sending || blocked !== null}>
             {sending ? "Starting…" : "Fork and run"}
@@ -187,13 +281,23 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
         </div>
         <p className="small muted">
           {check.length.toLocaleString("en-US")} events go to{" "}
-          {targets.find((target) => target.name === model) ? MODEL_API_LABELS[targets.find((target) => target.name === model)?.api ?? "openai-chat"] : "the model"} ·{" "}
-          {edits.length} edit{edits.length === 1 ? "" : "s"} · events after step {step} are left out
+          {targets.find((target) => target.name === model)
+            ? MODEL_API_LABELS[targets.find((target) => target.name === model)?.api ?? "openai-chat"]
+            : "the model"}{" "}
+          · {edits.length} edit{edits.length === 1 ? "" : "s"} · events after step {step} are left out
         </p>
         <ForkNotices targets={targets} targetsProblem={targetsProblem} blocked={blocked} failure={failure} />
       </section>
 
-      <ForkHistory events={events} step={step} first={first} draft={draft} setDraft={setDraft} focusCall={focusCall} onShowAll={() => setShowAll(true)} />
+      <ForkHistory
+        events={events}
+        step={step}
+        first={first}
+        draft={draft}
+        setDraft={setDraft}
+        focusCall={focusCall}
+        onShowAll={() => setShowAll(true)}
+      />
     </form>
   );
 }

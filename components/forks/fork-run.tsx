@@ -30,61 +30,78 @@ const STATUS_BADGE: Record<ForkView["status"], string> = {
 };
 
 /** The fork's status, origin, usage and actions (Continue, Stop, compare, timeline, replay). */
-function ForkSummary(props: { fork: ForkView; stale: boolean; busy: boolean; problem: string | null; act: (path: string, body: unknown) => Promise<void> }) {
+function ForkSummary(props: {
+  fork: ForkView;
+  stale: boolean;
+  busy: boolean;
+  problem: string | null;
+  act: (path: string, body: unknown) => Promise<void>;
+}) {
   const { fork, stale, busy, problem, act } = props;
   return (
-  <section className="card fork-summary" aria-label="Fork">
-    <div className="fork-summary-row">
-      <span className={`badge ${STATUS_BADGE[fork.status]}`} data-testid="fork-status">
-        {FORK_STATUS_LABELS[fork.status]}
-      </span>
-      <span className="small">
-        Fork of{" "}
-        {fork.forkOf.exists ? (
-          <Link className="mono" href={replayHref(fork.forkOf.groupId, { step: fork.forkOf.atStep })}>
-            {presentUntrustedText(fork.forkOf.groupId)}
-          </Link>
-        ) : (
-          <span className="mono">{presentUntrustedText(fork.forkOf.groupId)} (deleted)</span>
-        )}{" "}
-        at step {fork.forkOf.atStep} · {fork.edits.length} edit{fork.edits.length === 1 ? "" : "s"} · target <strong>{fork.target.name}</strong> ({fork.target.api}, {fork.target.model}) ·{" "}
-        {fork.completedTurns} of {fork.maxTurns} turns
-      </span>
-      {stale ? <span className="small muted">(not updating: the server did not answer the last poll)</span> : null}
-    </div>
-    <UsageFigures usage={fork.usage} label="Tokens used by this fork" />
-    <div className="toolbar fork-actions" role="group" aria-label="Fork actions">
-      <button type="button" className="button button-primary" disabled={busy || !fork.canContinue} onClick={() => void act(forkApiPath(fork.groupId, "/continue"), { wait: false })}>
-        Continue
-      </button>
-      {fork.status === "running" ? (
-        <button type="button" className="button" disabled={busy} onClick={() => void act(forkApiPath(fork.groupId, "/stop"), {})}>
-          Stop
-        </button>
-      ) : null}
-      {fork.forkOf.exists ? (
-        <Link className="button" href={compareHref(fork.forkOf.groupId, fork.groupId)}>
-          Compare with the original
-        </Link>
-      ) : null}
-      <Link className="button" href={threadHref(fork.groupId)}>
-        Timeline
-      </Link>
-      <Link className="button" href={replayHref(fork.groupId)}>
-        Replay
-      </Link>
-      {fork.continueBlocked !== null ? (
-        <span className="small muted" data-testid="fork-continue-blocked">
-          {fork.continueBlocked}
+    <section className="card fork-summary" aria-label="Fork">
+      <div className="fork-summary-row">
+        <span className={`badge ${STATUS_BADGE[fork.status]}`} data-testid="fork-status">
+          {FORK_STATUS_LABELS[fork.status]}
         </span>
+        <span className="small">
+          Fork of{" "}
+          {fork.forkOf.exists ? (
+            <Link className="mono" href={replayHref(fork.forkOf.groupId, { step: fork.forkOf.atStep })}>
+              {presentUntrustedText(fork.forkOf.groupId)}
+            </Link>
+          ) : (
+            <span className="mono">{presentUntrustedText(fork.forkOf.groupId)} (deleted)</span>
+          )}{" "}
+          at step {fork.forkOf.atStep} · {fork.edits.length} edit{fork.edits.length === 1 ? "" : "s"} · target{" "}
+          <strong>{fork.target.name}</strong> ({fork.target.api}, {fork.target.model}) · {fork.completedTurns} of{" "}
+          {fork.maxTurns} turns
+        </span>
+        {stale ? <span className="small muted">(not updating: the server did not answer the last poll)</span> : null}
+      </div>
+      <UsageFigures usage={fork.usage} label="Tokens used by this fork" />
+      <div className="toolbar fork-actions" role="group" aria-label="Fork actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy || !fork.canContinue}
+          onClick={() => void act(forkApiPath(fork.groupId, "/continue"), { wait: false })}
+        >
+          Continue
+        </button>
+        {fork.status === "running" ? (
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void act(forkApiPath(fork.groupId, "/stop"), {})}
+          >
+            Stop
+          </button>
+        ) : null}
+        {fork.forkOf.exists ? (
+          <Link className="button" href={compareHref(fork.forkOf.groupId, fork.groupId)}>
+            Compare with the original
+          </Link>
+        ) : null}
+        <Link className="button" href={threadHref(fork.groupId)}>
+          Timeline
+        </Link>
+        <Link className="button" href={replayHref(fork.groupId)}>
+          Replay
+        </Link>
+        {fork.continueBlocked !== null ? (
+          <span className="small muted" data-testid="fork-continue-blocked">
+            {fork.continueBlocked}
+          </span>
+        ) : null}
+      </div>
+      {problem !== null ? (
+        <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-action-error">
+          {problem}
+        </p>
       ) : null}
-    </div>
-    {problem !== null ? (
-      <p className="replay-notice replay-notice-bad" role="alert" data-testid="fork-action-error">
-        {problem}
-      </p>
-    ) : null}
-  </section>
+    </section>
   );
 }
 
@@ -135,7 +152,9 @@ export function ForkRun({ initial }: { initial: ForkView }) {
             groupId={fork.groupId}
             calls={fork.calls}
             busy={busy}
-            onAnswer={(callKey, body) => act(forkApiPath(fork.groupId, `/calls/${encodeURIComponent(callKey)}/answer`), body)}
+            onAnswer={(callKey, body) =>
+              act(forkApiPath(fork.groupId, `/calls/${encodeURIComponent(callKey)}/answer`), body)
+            }
           />
         </section>
       </div>

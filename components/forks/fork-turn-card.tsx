@@ -5,7 +5,12 @@ import { revealInvisible } from "@/lib/results/flags.ts";
 import type { TurnView, UsageView } from "@/lib/forks/schemas.ts";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 
-const TURN_BADGE: Record<TurnView["status"], string> = { streaming: "badge-pending", completed: "badge-ok", failed: "badge-bad", cancelled: "badge-warn" };
+const TURN_BADGE: Record<TurnView["status"], string> = {
+  streaming: "badge-pending",
+  completed: "badge-ok",
+  failed: "badge-bad",
+  cancelled: "badge-warn",
+};
 
 export function UsageFigures({ usage, label }: { usage: UsageView; label: string }) {
   const figure = (value: number | null) => (value === null ? "—" : value.toLocaleString("en-US"));
@@ -55,7 +60,8 @@ export function TurnCard({ turn }: { turn: TurnView }) {
         </span>
         <span className="small muted">
           started <TimeAgo iso={turn.startedAt} />
-          {turn.stopReason !== null ? ` · stop reason ${turn.stopReason}` : ""} · {turn.historyEvents} events sent ({turn.requestBytes.toLocaleString("en-US")} bytes)
+          {turn.stopReason !== null ? ` · stop reason ${turn.stopReason}` : ""} · {turn.historyEvents} events sent (
+          {turn.requestBytes.toLocaleString("en-US")} bytes)
         </span>
       </div>
       {live.reasoning !== "" ? (
@@ -65,9 +71,17 @@ export function TurnCard({ turn }: { turn: TurnView }) {
         </details>
       ) : null}
       {live.text !== "" || turn.status === "streaming" ? (
-        <pre className="raw fork-answer" data-testid="fork-turn-text" aria-live={turn.status === "streaming" ? "polite" : undefined}>
+        <pre
+          className="raw fork-answer"
+          data-testid="fork-turn-text"
+          aria-live={turn.status === "streaming" ? "polite" : undefined}
+        >
           {presentUntrustedText(live.text)}
-          {turn.status === "streaming" ? <span className="fork-caret" aria-hidden="true">▍</span> : null}
+          {turn.status === "streaming" ? (
+            <span className="fork-caret" aria-hidden="true">
+              ▍
+            </span>
+          ) : null}
         </pre>
       ) : null}
       {live.calls.length > 0 ? (
@@ -81,7 +95,11 @@ export function TurnCard({ turn }: { turn: TurnView }) {
       ) : null}
       {turn.error !== null ? (
         <div className="fork-error" role="alert" data-testid="fork-turn-error">
-          <strong>{turn.error.httpStatus === null ? "The provider did not answer:" : `The provider answered HTTP ${turn.error.httpStatus}:`}</strong>
+          <strong>
+            {turn.error.httpStatus === null
+              ? "The provider did not answer:"
+              : `The provider answered HTTP ${turn.error.httpStatus}:`}
+          </strong>
           <pre className="raw">{revealInvisible(turn.error.text)}</pre>
         </div>
       ) : null}
@@ -97,7 +115,9 @@ export function TurnCard({ turn }: { turn: TurnView }) {
           </ul>
         </details>
       ) : null}
-      {turn.status === "completed" ? <UsageFigures usage={turn.usage} label={`Tokens of turn ${turn.ordinal}`} /> : null}
+      {turn.status === "completed" ? (
+        <UsageFigures usage={turn.usage} label={`Tokens of turn ${turn.ordinal}`} />
+      ) : null}
     </article>
   );
 }

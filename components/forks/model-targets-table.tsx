@@ -51,7 +51,9 @@ export function ModelTargetsTable({ targets, problem }: { targets: ModelTargetVi
                   <td className="mono">{target.model}</td>
                   <td className="mono">{target.apiKeyEnv ?? "—"}</td>
                   <td>
-                    <span className={`badge ${KEY_STATE[target.keyState].className}`}>{KEY_STATE[target.keyState].label}</span>
+                    <span className={`badge ${KEY_STATE[target.keyState].className}`}>
+                      {KEY_STATE[target.keyState].label}
+                    </span>
                   </td>
                   <td>{(target.timeoutMs / 1000).toLocaleString("en-US")} s</td>
                   <td>{target.maxTokens?.toLocaleString("en-US") ?? "default"}</td>

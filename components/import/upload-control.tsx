@@ -142,7 +142,8 @@ function ImportSummary({ result }: { result: ImportResult }) {
       {result.issues.length > 0 ? (
         <details className="import-issues" open={result.issues.length <= 5}>
           <summary>
-            {result.issues.length} import issue{result.issues.length === 1 ? "" : "s"} (nothing was dropped: each item is kept in the thread)
+            {result.issues.length} import issue{result.issues.length === 1 ? "" : "s"} (nothing was dropped: each item
+            is kept in the thread)
           </summary>
           <ul>
             {result.issues.slice(0, LISTED_ISSUES).map((issue, index) => (
@@ -151,7 +152,9 @@ function ImportSummary({ result }: { result: ImportResult }) {
               </li>
             ))}
           </ul>
-          {result.issues.length > LISTED_ISSUES ? <p className="small muted">… and {result.issues.length - LISTED_ISSUES} more.</p> : null}
+          {result.issues.length > LISTED_ISSUES ? (
+            <p className="small muted">… and {result.issues.length - LISTED_ISSUES} more.</p>
+          ) : null}
         </details>
       ) : null}
     </section>
@@ -162,10 +165,7 @@ function ImportError({ error }: { error: Error }) {
   const failure = error instanceof ApiError ? error : null;
   return (
     <div className="card import-error" role="alert" data-testid="import-error">
-      <strong>
-        Import failed{failure ? ` (${failure.status} ${failure.code})` : ""}:
-      </strong>{" "}
-      {error.message}
+      <strong>Import failed{failure ? ` (${failure.status} ${failure.code})` : ""}:</strong> {error.message}
       {failure?.path ? (
         <p className="small">
           At <code>{failure.path}</code>

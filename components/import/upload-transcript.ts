@@ -12,10 +12,18 @@ function contentTypeOf(fileName: string): string {
   return "application/x-ndjson";
 }
 
-export async function uploadTranscript(input: { file: File; format: ImportFormat | null; groupId: string | null }): Promise<ImportResult> {
-  const body = await postJson<unknown>(importApiHref({ format: input.format ?? undefined, groupId: input.groupId ?? undefined, name: input.file.name }), input.file, {
-    contentType: contentTypeOf(input.file.name),
-  });
+export async function uploadTranscript(input: {
+  file: File;
+  format: ImportFormat | null;
+  groupId: string | null;
+}): Promise<ImportResult> {
+  const body = await postJson<unknown>(
+    importApiHref({ format: input.format ?? undefined, groupId: input.groupId ?? undefined, name: input.file.name }),
+    input.file,
+    {
+      contentType: contentTypeOf(input.file.name),
+    },
+  );
   const parsed = importResultSchema.safeParse(body);
   if (!parsed.success) throw new ApiError(200, "bad_response", "The server answered with an unexpected body");
   return parsed.data;

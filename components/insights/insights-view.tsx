@@ -10,7 +10,13 @@ import { formatCount, plural } from "../ui/format.ts";
 import { formatDuration } from "../ui/format-time.ts";
 import { explorerHref } from "@/lib/explorer/schemas.ts";
 
-const ACTION_TONE: Record<string, Tone> = { continue: "ok", retry: "warn", ask_user: "pending", human_review: "warn", stop: "bad" };
+const ACTION_TONE: Record<string, Tone> = {
+  continue: "ok",
+  retry: "warn",
+  ask_user: "pending",
+  human_review: "warn",
+  stop: "bad",
+};
 const ACTION_MEANING: Record<string, string> = {
   continue: "can continue",
   retry: "can be retried",
@@ -19,7 +25,19 @@ const ACTION_MEANING: Record<string, string> = {
   stop: "should not continue",
 };
 
-function Card({ id, title, description, children, wide }: { id: string; title: string; description?: string; children: ReactNode; wide?: boolean }) {
+function Card({
+  id,
+  title,
+  description,
+  children,
+  wide,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   return (
     <section className={`card panel${wide ? " panel-wide" : ""}`} aria-labelledby={`${id}-title`} id={id}>
       <div className="panel-header">
@@ -38,7 +56,11 @@ function ConfidenceCard({ data }: { data: InsightsData }) {
       ? "No result carried a confidence yet."
       : `${plural(confidence.total, "result")} with a confidence: ${confidence.bands.map((b) => `${formatCount(b.count)} ${b.band}`).join(", ")}${confidence.outOfRange > 0 ? `, ${formatCount(confidence.outOfRange)} outside 0–1` : ""}.`;
   return (
-    <Card id="confidence" title="Confidence distribution" description="Envelope confidence in tenths, coloured by the seed's bands: ≥ 0.8 continue, 0.5–0.8 flag as uncertain, < 0.5 ask a human.">
+    <Card
+      id="confidence"
+      title="Confidence distribution"
+      description="Envelope confidence in tenths, coloured by the seed's bands: ≥ 0.8 continue, 0.5–0.8 flag as uncertain, < 0.5 ask a human."
+    >
       <Histogram
         title="Confidence distribution"
         summary={summary}
@@ -52,7 +74,11 @@ function ConfidenceCard({ data }: { data: InsightsData }) {
           tone: bandTone(bucket.band),
           description: `${bucket.band} band`,
           // Each column lists its calls in the explorer (the last one includes 1.0, as the bucket does).
-          href: explorerHref(i === confidence.buckets.length - 1 ? { confidenceMin: bucket.from, confidenceMax: bucket.to, sort: "confidence_low" } : { confidenceMin: bucket.from, confidenceBelow: bucket.to, sort: "confidence_low" }),
+          href: explorerHref(
+            i === confidence.buckets.length - 1
+              ? { confidenceMin: bucket.from, confidenceMax: bucket.to, sort: "confidence_low" }
+              : { confidenceMin: bucket.from, confidenceBelow: bucket.to, sort: "confidence_low" },
+          ),
         }))}
       />
       <ul className="band-legend" aria-label="Confidence bands">
@@ -77,7 +103,11 @@ function ConfidenceCard({ data }: { data: InsightsData }) {
 
 function NextActionCard({ data }: { data: InsightsData }) {
   return (
-    <Card id="next-actions" title="Next actions" description="What tools said should happen next (envelope nextAction).">
+    <Card
+      id="next-actions"
+      title="Next actions"
+      description="What tools said should happen next (envelope nextAction)."
+    >
       <BarList
         caption="Results per nextAction"
         labelHeader="nextAction"
@@ -106,7 +136,8 @@ function ErrorsCard({ data }: { data: InsightsData }) {
       id="errors"
       wide
       title="Error types by tool"
-      description="Errored calls (by their newest result) by the envelope's error.type, or by the signal that made them errors (MCP isError, an “Error: ” text); calls whose deadline passed without a result count too. Each bar and type lists its calls.">
+      description="Errored calls (by their newest result) by the envelope's error.type, or by the signal that made them errors (MCP isError, an “Error: ” text); calls whose deadline passed without a result count too. Each bar and type lists its calls."
+    >
       {data.errorsByTool.length === 0 ? (
         <p className="muted panel-empty">No errors recorded.</p>
       ) : (
@@ -151,7 +182,8 @@ function DurationsCard({ data }: { data: InsightsData }) {
               <tr>
                 <th scope="col">Tool</th>
                 <th scope="col" className="durations-bar-col">
-                  <span className="legend-swatch bar-accent" aria-hidden="true" /> p50 <span className="legend-swatch bar-accent-soft" aria-hidden="true" /> p95
+                  <span className="legend-swatch bar-accent" aria-hidden="true" /> p50{" "}
+                  <span className="legend-swatch bar-accent-soft" aria-hidden="true" /> p95
                 </th>
                 <th scope="col" className="num">
                   p50
@@ -182,7 +214,10 @@ function DurationsCard({ data }: { data: InsightsData }) {
                   <td className="num">{formatDuration(tool.p50Ms)}</td>
                   <td className="num">{formatDuration(tool.p95Ms)}</td>
                   <td className="num muted">{formatDuration(tool.maxMs)}</td>
-                  <td className="num muted" title={tool.fromMeta > 0 ? `${formatCount(tool.fromMeta)} from meta.durationMs` : undefined}>
+                  <td
+                    className="num muted"
+                    title={tool.fromMeta > 0 ? `${formatCount(tool.fromMeta)} from meta.durationMs` : undefined}
+                  >
                     {formatCount(tool.samples)}
                   </td>
                 </tr>

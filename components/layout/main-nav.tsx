@@ -27,7 +27,13 @@ export function MainNav() {
   const open = openAt === pathname;
   return (
     <div className="main-nav-wrap">
-      <button type="button" className="button main-nav-toggle" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpenAt(open ? null : pathname)}>
+      <button
+        type="button"
+        className="button main-nav-toggle"
+        aria-expanded={open}
+        aria-controls="main-nav"
+        onClick={() => setOpenAt(open ? null : pathname)}
+      >
         Menu
       </button>
       <nav id="main-nav" className="main-nav" aria-label="Main" data-open={open ? "true" : undefined}>

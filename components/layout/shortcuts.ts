@@ -9,7 +9,11 @@ export type Shortcut = { keys: readonly string[]; description: string; scope: st
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ["?"], description: "Show this list of shortcuts", scope: "Everywhere" },
   { keys: ["Escape"], description: "Close this dialog", scope: "Everywhere" },
-  { keys: ["g o"], description: "Go to the overview (on a thread page, g asks for a step instead)", scope: "Everywhere" },
+  {
+    keys: ["g o"],
+    description: "Go to the overview (on a thread page, g asks for a step instead)",
+    scope: "Everywhere",
+  },
   { keys: ["g t"], description: "Go to threads", scope: "Everywhere" },
   { keys: ["g c"], description: "Go to calls", scope: "Everywhere" },
   { keys: ["g p"], description: "Go to pending calls", scope: "Everywhere" },
@@ -34,7 +38,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
 ];
 
 /** Where each global "g x" sequence goes (the Everywhere lines above). */
-export const GO_TO: Readonly<Record<string, string>> = { o: "/", t: "/threads", c: "/calls", p: "/pending", d: "/deliveries", i: "/insights" };
+export const GO_TO: Readonly<Record<string, string>> = {
+  o: "/",
+  t: "/threads",
+  c: "/calls",
+  p: "/pending",
+  d: "/deliveries",
+  i: "/insights",
+};
 
 /** True when a key press belongs to a text field or an open dialog, not to the page's shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -81,13 +81,20 @@ function Span({ span, open }: { span: SpanView; open: boolean }) {
       {span.links.map((link) => (
         <div key={`${link.traceId}-${link.spanId}`}>
           <h3 className="small">
-            Link <span className="mono">{link.traceId} / {link.spanId}</span>
+            Link{" "}
+            <span className="mono">
+              {link.traceId} / {link.spanId}
+            </span>
           </h3>
           <Attributes items={link.attributes} label="link attributes" />
         </div>
       ))}
       <h3 className="small">
-        Resource · scope <span className="mono">{span.scope.name}{span.scope.version ? ` ${span.scope.version}` : ""}</span>
+        Resource · scope{" "}
+        <span className="mono">
+          {span.scope.name}
+          {span.scope.version ? ` ${span.scope.version}` : ""}
+        </span>
       </h3>
       <Attributes items={span.resource} label="resource attributes" />
       {span.scope.attributes.length > 0 ? <Attributes items={span.scope.attributes} label="scope attributes" /> : null}
@@ -102,7 +109,8 @@ export function SpanPanel({ spans }: { spans: CallSpans }) {
         OpenTelemetry spans <span className="muted">({spans.spans.length})</span>
       </h2>
       <p className="small muted">
-        What this call was read from (trace <span className="mono">{spans.traceId}</span>): every attribute, event, link, resource and scope field as received.
+        What this call was read from (trace <span className="mono">{spans.traceId}</span>): every attribute, event,
+        link, resource and scope field as received.
       </p>
       {spans.spans.map((span, index) => (
         <Span key={span.spanId} span={span} open={index === 0} />

@@ -10,15 +10,37 @@ import { LiveIndicator } from "../ui/live-indicator.tsx";
 import { PageHeader } from "../ui/page-header.tsx";
 import { useLiveQuery } from "../ui/use-live-query.ts";
 import { Figure } from "./figure.tsx";
-import { DeliveriesPanel, LowConfidencePanel, PendingPanel, RecentThreadsPanel, StatusFigures } from "./overview-sections.tsx";
+import {
+  DeliveriesPanel,
+  LowConfidencePanel,
+  PendingPanel,
+  RecentThreadsPanel,
+  StatusFigures,
+} from "./overview-sections.tsx";
 
-export function OverviewLive({ initial, databaseInfo, origin }: { initial: OverviewData; databaseInfo: ReactNode; origin: string }) {
-  const { data, updatedAt, failing } = useLiveQuery({ queryKey: queryKeys.overview(), path: "/api/overview", initialData: initial });
+export function OverviewLive({
+  initial,
+  databaseInfo,
+  origin,
+}: {
+  initial: OverviewData;
+  databaseInfo: ReactNode;
+  origin: string;
+}) {
+  const { data, updatedAt, failing } = useLiveQuery({
+    queryKey: queryKeys.overview(),
+    path: "/api/overview",
+    initialData: initial,
+  });
   const empty = data.counts.calls === 0 && data.counts.deliveries === 0;
 
   return (
     <>
-      <PageHeader title="Overview" description={databaseInfo} actions={<LiveIndicator updatedAt={updatedAt} failing={failing} />} />
+      <PageHeader
+        title="Overview"
+        description={databaseInfo}
+        actions={<LiveIndicator updatedAt={updatedAt} failing={failing} />}
+      />
       <section className="grid grid-stats" aria-label="Database figures">
         <Figure label="Threads" value={data.counts.threads} href={threadsHref()} testId="count-threads" />
         <Figure label="Tool calls" value={data.counts.calls} href={threadsHref()} testId="count-calls" />

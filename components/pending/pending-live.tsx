@@ -26,7 +26,13 @@ const subscriptionKeyOf = (subscription: SubscriptionSummary) => String(subscrip
 function PendingCallRow({ row, serverNow }: { row: LiveRow<PendingCall>; serverNow: string }) {
   const call = row.item;
   const overdue = useIsOverdue(call.deadlineAt, serverNow);
-  const classes = [row.gone ? "row-gone" : "", !row.gone && overdue ? "row-overdue" : "", row.arrived ? "row-arrived" : ""].filter(Boolean).join(" ");
+  const classes = [
+    row.gone ? "row-gone" : "",
+    !row.gone && overdue ? "row-overdue" : "",
+    row.arrived ? "row-arrived" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
     <tr className={classes || undefined} data-testid="pending-row" data-call-key={call.callKey}>
       <td className="mono">{call.toolName}</td>
@@ -35,10 +41,16 @@ function PendingCallRow({ row, serverNow }: { row: LiveRow<PendingCall>; serverN
       </td>
       <td className="cell-id">
         <CallLink callRowId={call.callRowId} callKey={call.callKey} />
-        {call.callId ? <div className="small muted mono truncate" title={`call_id ${call.callId}`}>{call.callId}</div> : null}
+        {call.callId ? (
+          <div className="small muted mono truncate" title={`call_id ${call.callId}`}>
+            {call.callId}
+          </div>
+        ) : null}
       </td>
       <td className="num">{call.step ?? <span className="muted">—</span>}</td>
-      <td>{call.vendor ? <span className="badge badge-neutral">{call.vendor}</span> : <span className="muted">—</span>}</td>
+      <td>
+        {call.vendor ? <span className="badge badge-neutral">{call.vendor}</span> : <span className="muted">—</span>}
+      </td>
       <td className="nowrap">
         <TimeAgo iso={call.requestedAt} suffix="" serverNow={serverNow} />
       </td>
@@ -47,7 +59,10 @@ function PendingCallRow({ row, serverNow }: { row: LiveRow<PendingCall>; serverN
       </td>
       <td className="nowrap">
         {row.gone ? (
-          <span className="badge badge-neutral" title="It got a result, timed out or was cancelled; it leaves the list when you return to the top.">
+          <span
+            className="badge badge-neutral"
+            title="It got a result, timed out or was cancelled; it leaves the list when you return to the top."
+          >
             no longer pending
           </span>
         ) : overdue ? (
@@ -87,7 +102,9 @@ function SubscriptionsTable({ snapshot }: { snapshot: PendingSnapshot }) {
           All subscriptions <span aria-hidden="true">→</span>
         </Link>
       </div>
-      <p className="muted small section-note">Subscriptions keep receiving results until the runtime cancels them, so they are not counted as pending.</p>
+      <p className="muted small section-note">
+        Subscriptions keep receiving results until the runtime cancels them, so they are not counted as pending.
+      </p>
       <NewItemsButton count={held} noun={["subscription", "subscriptions"]} onShow={showNew} />
       {rows.length === 0 ? (
         <p className="muted card panel-empty">No active subscription.</p>
@@ -108,7 +125,12 @@ function SubscriptionsTable({ snapshot }: { snapshot: PendingSnapshot }) {
             </thead>
             <tbody>
               {rows.map(({ key, item, gone, arrived }) => (
-                <tr key={key} className={[gone ? "row-gone" : "", arrived ? "row-arrived" : ""].filter(Boolean).join(" ") || undefined}>
+                <tr
+                  key={key}
+                  className={
+                    [gone ? "row-gone" : "", arrived ? "row-arrived" : ""].filter(Boolean).join(" ") || undefined
+                  }
+                >
                   <td className="mono">{item.toolName}</td>
                   <td className="cell-id">
                     <ThreadLink groupId={item.groupId} />
@@ -117,7 +139,13 @@ function SubscriptionsTable({ snapshot }: { snapshot: PendingSnapshot }) {
                     <CallLink callRowId={item.callRowId} callKey={item.callKey} />
                   </td>
                   <td className="num">{formatCount(item.resultCount)}</td>
-                  <td className="nowrap">{item.lastResultAt ? <TimeAgo iso={item.lastResultAt} serverNow={snapshot.generatedAt} /> : <span className="muted">none yet</span>}</td>
+                  <td className="nowrap">
+                    {item.lastResultAt ? (
+                      <TimeAgo iso={item.lastResultAt} serverNow={snapshot.generatedAt} />
+                    ) : (
+                      <span className="muted">none yet</span>
+                    )}
+                  </td>
                   <td className="nowrap">
                     <TimeAgo iso={item.requestedAt} serverNow={snapshot.generatedAt} />
                   </td>
@@ -125,7 +153,11 @@ function SubscriptionsTable({ snapshot }: { snapshot: PendingSnapshot }) {
               ))}
             </tbody>
           </table>
-          {total > items.length ? <p className="small muted table-footnote">Showing {formatCount(items.length)} of {formatCount(total)}.</p> : null}
+          {total > items.length ? (
+            <p className="small muted table-footnote">
+              Showing {formatCount(items.length)} of {formatCount(total)}.
+            </p>
+          ) : null}
         </div>
       )}
     </section>
@@ -146,9 +178,7 @@ export function PendingLive({ initial, origin }: { initial: PendingSnapshot; ori
       <PageHeader
         title="Pending calls"
         description={
-          <span data-testid="pending-total">
-            {plural(total, "call")} awaiting a result, across all threads
-          </span>
+          <span data-testid="pending-total">{plural(total, "call")} awaiting a result, across all threads</span>
         }
         actions={
           <>
@@ -164,7 +194,10 @@ export function PendingLive({ initial, origin }: { initial: PendingSnapshot; ori
         <NewItemsButton count={held} noun={["call", "calls"]} onShow={showNew} />
         {rows.length === 0 ? (
           <EmptyState title="No call is waiting for a result">
-            <p>Calls show up here from the moment the runtime registers them until their result arrives (or their deadline passes).</p>
+            <p>
+              Calls show up here from the moment the runtime registers them until their result arrives (or their
+              deadline passes).
+            </p>
             <FirstTraceHelp origin={origin} />
           </EmptyState>
         ) : (

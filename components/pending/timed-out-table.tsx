@@ -49,7 +49,11 @@ export function TimedOutTable({ snapshot }: { snapshot: PendingSnapshot }) {
             ))}
           </tbody>
         </table>
-        {total > calls.length ? <p className="small muted table-footnote">Showing the newest {formatCount(calls.length)} of {formatCount(total)}.</p> : null}
+        {total > calls.length ? (
+          <p className="small muted table-footnote">
+            Showing the newest {formatCount(calls.length)} of {formatCount(total)}.
+          </p>
+        ) : null}
       </div>
     </section>
   );

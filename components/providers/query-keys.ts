@@ -13,13 +13,15 @@ export const queryKeys = {
   threadLists: () => ["threads"] as const,
   threads: (filters: Record<string, string | undefined>) => ["threads", filters] as const,
   /** A window of the thread read before / after / around an event id, under a search or filter ("" when none). */
-  timelineWindow: (groupId: string, filter: string, position: string) => ["timeline", groupId, "window", filter, position] as const,
+  timelineWindow: (groupId: string, filter: string, position: string) =>
+    ["timeline", groupId, "window", filter, position] as const,
   locate: (groupId: string, query: string) => ["timeline", groupId, "locate", query] as const,
   threadSummary: (groupId: string) => ["thread-summary", groupId] as const,
   eventText: (groupId: string, eventId: number) => ["timeline", groupId, "event-text", eventId] as const,
   callInfo: (callRowId: number) => ["call", callRowId, "info"] as const,
   resultText: (resultId: number) => ["result-text", resultId] as const,
-  callDeliveryBody: (callRowId: number, deliveryId: number) => ["call", callRowId, "delivery-body", deliveryId] as const,
+  callDeliveryBody: (callRowId: number, deliveryId: number) =>
+    ["call", callRowId, "delivery-body", deliveryId] as const,
 
   // ─── Replay: the page's data at one step in one encoding ───
   replayStep: (groupId: string, step: number, vendor: string) => ["replay", groupId, step, vendor] as const,

@@ -25,7 +25,17 @@ type Props = {
 
 // Over 80 lines: mostly markup (buttons, slider, encoding, copy/download); the logic is the two small handlers.
 // eslint-disable-next-line max-lines-per-function -- one toolbar of controls (step buttons, slider, encoding, copy and download) as plain markup
-export function ReplayControls({ groupId, step, total, vendor, currentLabel, pendingCount, canCopy, onStep, onVendor }: Props) {
+export function ReplayControls({
+  groupId,
+  step,
+  total,
+  vendor,
+  currentLabel,
+  pendingCount,
+  canCopy,
+  onStep,
+  onVendor,
+}: Props) {
   const [notice, setNotice] = useState<Notice>(null);
   const vendorLabel = REPLAY_VENDOR_LABELS[vendor];
 
@@ -33,9 +43,19 @@ export function ReplayControls({ groupId, step, total, vendor, currentLabel, pen
     try {
       const json = await fetchRequestJson(groupId, step, vendor);
       await navigator.clipboard.writeText(json);
-      setNotice({ tone: "ok", text: `Copied the ${vendorLabel} history at step ${step} (${json.length.toLocaleString("en-US")} characters).`, step, vendor });
+      setNotice({
+        tone: "ok",
+        text: `Copied the ${vendorLabel} history at step ${step} (${json.length.toLocaleString("en-US")} characters).`,
+        step,
+        vendor,
+      });
     } catch (copyError) {
-      setNotice({ tone: "bad", text: `Could not copy: ${copyError instanceof Error ? copyError.message : String(copyError)}. Use Download instead.`, step, vendor });
+      setNotice({
+        tone: "bad",
+        text: `Could not copy: ${copyError instanceof Error ? copyError.message : String(copyError)}. Use Download instead.`,
+        step,
+        vendor,
+      });
     }
   };
   const download = async () => {
@@ -51,7 +71,12 @@ export function ReplayControls({ groupId, step, total, vendor, currentLabel, pen
       // Revoked a moment later: some browsers read the blob after click() returns.
       window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (downloadError) {
-      setNotice({ tone: "bad", text: `Could not download: ${downloadError instanceof Error ? downloadError.message : String(downloadError)}.`, step, vendor });
+      setNotice({
+        tone: "bad",
+        text: `Could not download: ${downloadError instanceof Error ? downloadError.message : String(downloadError)}.`,
+        step,
+        vendor,
+      });
     }
   };
 
@@ -59,16 +84,40 @@ export function ReplayControls({ groupId, step, total, vendor, currentLabel, pen
     <section className="card replay-controls" aria-label="Replay controls">
       <div className="replay-step-row">
         <div className="replay-buttons">
-          <button type="button" className="button" onClick={() => onStep(0)} disabled={step === 0} aria-label="First step">
+          <button
+            type="button"
+            className="button"
+            onClick={() => onStep(0)}
+            disabled={step === 0}
+            aria-label="First step"
+          >
             « First
           </button>
-          <button type="button" className="button" onClick={() => onStep(step - 1)} disabled={step === 0} aria-label="Previous step">
+          <button
+            type="button"
+            className="button"
+            onClick={() => onStep(step - 1)}
+            disabled={step === 0}
+            aria-label="Previous step"
+          >
             ‹ Previous
           </button>
-          <button type="button" className="button" onClick={() => onStep(step + 1)} disabled={step === total} aria-label="Next step">
+          <button
+            type="button"
+            className="button"
+            onClick={() => onStep(step + 1)}
+            disabled={step === total}
+            aria-label="Next step"
+          >
             Next ›
           </button>
-          <button type="button" className="button" onClick={() => onStep(total)} disabled={step === total} aria-label="Last step">
+          <button
+            type="button"
+            className="button"
+            onClick={() => onStep(total)}
+            disabled={step === total}
+            aria-label="Last step"
+          >
             Last »
           </button>
         </div>
@@ -124,7 +173,11 @@ export function ReplayControls({ groupId, step, total, vendor, currentLabel, pen
         </span>
       </div>
       {notice !== null && notice.step === step && notice.vendor === vendor ? (
-        <p className={`replay-notice replay-notice-${notice.tone}`} role={notice.tone === "bad" ? "alert" : "status"} data-testid="replay-notice">
+        <p
+          className={`replay-notice replay-notice-${notice.tone}`}
+          role={notice.tone === "bad" ? "alert" : "status"}
+          data-testid="replay-notice"
+        >
           {notice.text}
         </p>
       ) : null}

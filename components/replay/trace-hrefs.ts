@@ -2,7 +2,10 @@
 import type { ReplayVendorName } from "@/lib/traces/schemas.ts";
 
 /** `call`: open right after that call's result (the replay finds its step), for "replay at this step" links. */
-export function replayHref(groupId: string, options: { step?: number; call?: string; vendor?: ReplayVendorName } = {}): string {
+export function replayHref(
+  groupId: string,
+  options: { step?: number; call?: string; vendor?: ReplayVendorName } = {},
+): string {
   const params = new URLSearchParams();
   if (options.step !== undefined) params.set("step", String(options.step));
   if (options.call !== undefined) params.set("call", options.call);

@@ -15,7 +15,10 @@ function viewUrl(groupId: string, step: number, vendor: ReplayVendorName): strin
 
 /** The exact vendor request at a step, as the replay API writes it (lossless numbers). */
 export async function fetchRequestJson(groupId: string, step: number, vendor: ReplayVendorName): Promise<string> {
-  const response = await fetch(`/api/threads/${encodeURIComponent(groupId)}/replay?step=${step}&vendor=${encodeURIComponent(vendor)}&part=request`, { cache: "no-store" });
+  const response = await fetch(
+    `/api/threads/${encodeURIComponent(groupId)}/replay?step=${step}&vendor=${encodeURIComponent(vendor)}&part=request`,
+    { cache: "no-store" },
+  );
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.text();
 }
@@ -46,7 +49,15 @@ export function useReplayStep(initial: ReplayStepView) {
   // ←/→ and Home/End anywhere on the page, except where a control uses those keys itself (the slider, the select).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || isTypingTarget(event.target)) return;
+      if (
+        event.defaultPrevented ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.shiftKey ||
+        isTypingTarget(event.target)
+      )
+        return;
       const next = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[event.key];
       if (next === undefined) return;
       event.preventDefault();

@@ -4,7 +4,15 @@ import { useState } from "react";
 import type { ArgumentsView as Arguments } from "@/lib/calls/schemas.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 
-export function ArgumentsView({ args, revealSecrets = false, label = "Arguments" }: { args: Arguments; revealSecrets?: boolean; label?: string }) {
+export function ArgumentsView({
+  args,
+  revealSecrets = false,
+  label = "Arguments",
+}: {
+  args: Arguments;
+  revealSecrets?: boolean;
+  label?: string;
+}) {
   const [mode, setMode] = useState<"formatted" | "raw">(args.formatted ? "formatted" : "raw");
   const formatted =
     args.formatted === null
@@ -16,10 +24,22 @@ export function ArgumentsView({ args, revealSecrets = false, label = "Arguments"
   return (
     <div className="arguments-view">
       <div className="segmented" role="group" aria-label={`${label} view`}>
-        <button type="button" className="segment" aria-pressed={mode === "formatted"} disabled={formatted === null} onClick={() => setMode("formatted")}>
+        <button
+          type="button"
+          className="segment"
+          aria-pressed={mode === "formatted"}
+          disabled={formatted === null}
+          onClick={() => setMode("formatted")}
+        >
           Formatted JSON
         </button>
-        <button type="button" className="segment" aria-pressed={mode === "raw"} disabled={args.raw === null} onClick={() => setMode("raw")}>
+        <button
+          type="button"
+          className="segment"
+          aria-pressed={mode === "raw"}
+          disabled={args.raw === null}
+          onClick={() => setMode("raw")}
+        >
           Raw arguments
         </button>
       </div>
@@ -40,7 +60,8 @@ export function ArgumentsView({ args, revealSecrets = false, label = "Arguments"
           </pre>
           {args.raw.complete ? null : (
             <p className="muted small">
-              Showing the first {args.raw.head.length.toLocaleString("en-US")} of {args.raw.length.toLocaleString("en-US")} characters.
+              Showing the first {args.raw.head.length.toLocaleString("en-US")} of{" "}
+              {args.raw.length.toLocaleString("en-US")} characters.
             </p>
           )}
         </>

@@ -15,7 +15,10 @@ function When({ iso }: { iso: string | null }) {
   if (!iso) return <span className="muted">—</span>;
   return (
     <>
-      <span className="mono">{iso}</span> <span className="muted small">(<TimeAgo iso={iso} />)</span>
+      <span className="mono">{iso}</span>{" "}
+      <span className="muted small">
+        (<TimeAgo iso={iso} />)
+      </span>
     </>
   );
 }
@@ -31,7 +34,11 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
           {tool}
         </h1>
         <StatusBadge status={call.status} />
-        {call.subscription ? <span className={`chip ${call.subscription === "active" ? "chip-ok" : ""}`}>subscription {call.subscription}</span> : null}
+        {call.subscription ? (
+          <span className={`chip ${call.subscription === "active" ? "chip-ok" : ""}`}>
+            subscription {call.subscription}
+          </span>
+        ) : null}
       </div>
       <dl className="kv kv-wide">
         <dt>Thread</dt>
@@ -43,7 +50,9 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
         <dt>id</dt>
         <dd className="mono">{presentUntrustedText(call.callKey)}</dd>
         <dt>call_id</dt>
-        <dd className="mono">{call.callId === null ? <span className="muted">none</span> : presentUntrustedText(call.callId)}</dd>
+        <dd className="mono">
+          {call.callId === null ? <span className="muted">none</span> : presentUntrustedText(call.callId)}
+        </dd>
         {call.vendor ? (
           <>
             <dt>Vendor</dt>
@@ -68,7 +77,12 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
         <dt>Completed</dt>
         <dd>
           <When iso={call.completedAt} />
-          {duration !== null ? <span className="small"> · took <DurationText ms={duration} /></span> : null}
+          {duration !== null ? (
+            <span className="small">
+              {" "}
+              · took <DurationText ms={duration} />
+            </span>
+          ) : null}
         </dd>
         {call.timedOutAt ? (
           <>
@@ -90,7 +104,9 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
         </dd>
       </dl>
 
-      {call.declaration ? <ToolHints title={call.declaration.title} annotations={call.declaration.annotations} /> : null}
+      {call.declaration ? (
+        <ToolHints title={call.declaration.title} annotations={call.declaration.annotations} />
+      ) : null}
 
       <h2 className="section-title">Arguments</h2>
       <ArgumentsView args={call.arguments} />
@@ -99,16 +115,26 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
         <details className="declaration">
           <summary>
             Tool declaration
-            {call.declaration.description ? <span className="muted"> — {presentUntrustedText(call.declaration.description).slice(0, 160)}</span> : null}
+            {call.declaration.description ? (
+              <span className="muted"> — {presentUntrustedText(call.declaration.description).slice(0, 160)}</span>
+            ) : null}
           </summary>
           <div className="schema-grid">
             <div>
               <h3>inputSchema</h3>
-              {call.declaration.inputSchema ? <JsonView preview={call.declaration.inputSchema} label="Input schema" /> : <p className="muted small">None.</p>}
+              {call.declaration.inputSchema ? (
+                <JsonView preview={call.declaration.inputSchema} label="Input schema" />
+              ) : (
+                <p className="muted small">None.</p>
+              )}
             </div>
             <div>
               <h3>outputSchema</h3>
-              {call.outputSchema ? <JsonView preview={call.outputSchema} label="Output schema" /> : <p className="muted small">None.</p>}
+              {call.outputSchema ? (
+                <JsonView preview={call.outputSchema} label="Output schema" />
+              ) : (
+                <p className="muted small">None.</p>
+              )}
             </div>
           </div>
           <h3>Whole declaration</h3>
@@ -122,8 +148,13 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
           <ul className="call-events">
             {events.map((event) => (
               <li key={event.id}>
-                <span className={`chip ${event.kind === "error" ? "chip-bad" : event.kind === "timeout" ? "chip-warn" : ""}`}>{event.kind.replaceAll("_", " ")}</span>
-                {event.layer ? <span className="chip">{event.layer}</span> : null} <span className="mono small">{event.occurredAt}</span>
+                <span
+                  className={`chip ${event.kind === "error" ? "chip-bad" : event.kind === "timeout" ? "chip-warn" : ""}`}
+                >
+                  {event.kind.replaceAll("_", " ")}
+                </span>
+                {event.layer ? <span className="chip">{event.layer}</span> : null}{" "}
+                <span className="mono small">{event.occurredAt}</span>
                 {event.text ? <span> {presentUntrustedText(event.text)}</span> : null}
               </li>
             ))}

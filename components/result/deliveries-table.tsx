@@ -32,14 +32,17 @@ function DeliveryBody({ callRowId, delivery }: { callRowId: number; delivery: De
     <div className="call-delivery-body">
       {delivery.rawBodyTruncated ? (
         <p className="notice notice-warn small" role="note">
-          The body was larger than the limit: only its first bytes were kept for the audit log ({formatBytes(delivery.bodyBytes)} received).
+          The body was larger than the limit: only its first bytes were kept for the audit log (
+          {formatBytes(delivery.bodyBytes)} received).
         </p>
       ) : null}
       {body.isPending ? <p className="small muted">Loading the raw body…</p> : null}
       {body.isError ? <p className="notice notice-bad small">Could not load the body: {body.error.message}</p> : null}
       {body.data ? (
         <>
-          <p className="small muted">Raw bytes decoded as UTF-8 (invalid sequences shown as �), secrets masked, invisible characters revealed.</p>
+          <p className="small muted">
+            Raw bytes decoded as UTF-8 (invalid sequences shown as �), secrets masked, invisible characters revealed.
+          </p>
           <LargeText text={body.data.text} label={`Raw body of delivery ${delivery.id}`} />
           <p className="small">
             <a href={`/api/deliveries/${delivery.id}/raw`} download>
@@ -69,9 +72,13 @@ export function DeliveriesTable({ callRowId, deliveries }: { callRowId: number; 
             <th scope="col">#</th>
             <th scope="col">Received</th>
             <th scope="col">Outcome</th>
-            <th scope="col" className="num">HTTP</th>
+            <th scope="col" className="num">
+              HTTP
+            </th>
             <th scope="col">Reason</th>
-            <th scope="col" className="num">Size</th>
+            <th scope="col" className="num">
+              Size
+            </th>
             <th scope="col">Body sha256</th>
             <th scope="col">Body</th>
           </tr>
@@ -85,23 +92,35 @@ export function DeliveriesTable({ callRowId, deliveries }: { callRowId: number; 
                   <TimeAgo iso={delivery.loggedAt} />
                   {delivery.imported ? (
                     <div>
-                      <span className="badge badge-warn" title={`Written by an import (${delivery.imported.by}) at ${delivery.imported.at}; the time is what the file reported`}>
+                      <span
+                        className="badge badge-warn"
+                        title={`Written by an import (${delivery.imported.by}) at ${delivery.imported.at}; the time is what the file reported`}
+                      >
                         imported
                       </span>
                     </div>
                   ) : null}
                 </td>
                 <td>
-                  <span className={`badge ${OUTCOME_TONE[delivery.outcome] ?? "badge-neutral"}`}>{delivery.outcome.replaceAll("_", " ")}</span>
+                  <span className={`badge ${OUTCOME_TONE[delivery.outcome] ?? "badge-neutral"}`}>
+                    {delivery.outcome.replaceAll("_", " ")}
+                  </span>
                 </td>
                 <td className="num mono">{delivery.httpStatus}</td>
-                <td className="reason">{delivery.reason ? presentUntrustedText(delivery.reason) : <span className="muted">—</span>}</td>
+                <td className="reason">
+                  {delivery.reason ? presentUntrustedText(delivery.reason) : <span className="muted">—</span>}
+                </td>
                 <td className="num nowrap">{formatBytes(delivery.bodyBytes)}</td>
                 <td className="mono sha-cell" title={delivery.bodySha256 ?? undefined}>
                   {delivery.bodySha256 ? `${delivery.bodySha256.slice(0, 16)}…` : "—"}
                 </td>
                 <td>
-                  <button type="button" className="link-button" aria-expanded={open.has(delivery.id)} onClick={() => toggle(delivery.id)}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-expanded={open.has(delivery.id)}
+                    onClick={() => toggle(delivery.id)}
+                  >
                     {open.has(delivery.id) ? "Hide" : "View raw body"}
                   </button>
                 </td>

@@ -16,7 +16,12 @@ export function DisplaySection({ result, revealSecrets }: { result: ResultDetail
         ? `text segment #${display.index + 1}`
         : `raw text — ${display.reason}`;
   return (
-    <section className="result-panel display-section" aria-label="Display" data-testid="display-section" data-display-kind={display.kind}>
+    <section
+      className="result-panel display-section"
+      aria-label="Display"
+      data-testid="display-section"
+      data-display-kind={display.kind}
+    >
       <h3 className="result-panel-title">
         Display <span className="small muted">{choice}</span>
       </h3>
@@ -28,16 +33,28 @@ export function DisplaySection({ result, revealSecrets }: { result: ResultDetail
           <ul className="small" data-testid="skipped-segments">
             {display.skipped.map((segment) => (
               <li key={segment.index}>
-                #{segment.index + 1} <code className="mono">{presentUntrustedText(segment.type, { revealSecrets })}</code>: {presentUntrustedText(segment.reason, { revealSecrets })}
+                #{segment.index + 1}{" "}
+                <code className="mono">{presentUntrustedText(segment.type, { revealSecrets })}</code>:{" "}
+                {presentUntrustedText(segment.reason, { revealSecrets })}
               </li>
             ))}
           </ul>
         </details>
       ) : null}
-      {display.kind === "diff" ? <DiffViewer path={display.path} patch={display.patch} revealSecrets={revealSecrets} /> : null}
-      {display.kind === "text" ? <LargeText text={display.content} revealSecrets={revealSecrets} label="Text segment" className="display-text" /> : null}
+      {display.kind === "diff" ? (
+        <DiffViewer path={display.path} patch={display.patch} revealSecrets={revealSecrets} />
+      ) : null}
+      {display.kind === "text" ? (
+        <LargeText text={display.content} revealSecrets={revealSecrets} label="Text segment" className="display-text" />
+      ) : null}
       {display.kind === "raw" ? (
-        <RawTextPanel resultId={result.id} text={result.text} sha256={result.textSha256} bytes={result.textBytes} revealSecrets={revealSecrets} />
+        <RawTextPanel
+          resultId={result.id}
+          text={result.text}
+          sha256={result.textSha256}
+          bytes={result.textBytes}
+          revealSecrets={revealSecrets}
+        />
       ) : null}
     </section>
   );

@@ -38,7 +38,10 @@ export function ConfidenceMeter({ confidence, band }: { confidence: number; band
         <strong className="mono" data-testid="confidence-value">
           {confidence.toFixed(2)}
         </strong>
-        <span className={`badge badge-${band === "high" ? "ok" : band === "medium" ? "warn" : band === "low" ? "bad" : "neutral"}`} data-testid="confidence-band">
+        <span
+          className={`badge badge-${band === "high" ? "ok" : band === "medium" ? "warn" : band === "low" ? "bad" : "neutral"}`}
+          data-testid="confidence-band"
+        >
           {name}
         </span>
       </div>
@@ -59,11 +62,14 @@ function Source({ source, revealSecrets }: { source: EnvelopeSource; revealSecre
       ) : (
         <span>{presentUntrustedText(name, { revealSecrets })}</span>
       )}
-      {source.id && source.label ? <span className="mono small muted"> {presentUntrustedText(source.id, { revealSecrets })}</span> : null}
+      {source.id && source.label ? (
+        <span className="mono small muted"> {presentUntrustedText(source.id, { revealSecrets })}</span>
+      ) : null}
       {source.url !== undefined && url === null ? (
         <span className="small muted">
           {" "}
-          <span className="mono">{presentUntrustedText(source.url, { revealSecrets })}</span> (not an http(s) link, shown as text)
+          <span className="mono">{presentUntrustedText(source.url, { revealSecrets })}</span> (not an http(s) link,
+          shown as text)
         </span>
       ) : null}
       {url ? <span className="mono small muted source-url"> {url}</span> : null}
@@ -93,13 +99,20 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
     <section className="result-panel" aria-label="Result envelope" data-testid="envelope-panel">
       <h3 className="result-panel-title">
         Envelope{" "}
-        <span className={`badge badge-${envelope.kind === "valid" ? "ok" : envelope.kind === "partial" ? "warn" : "bad"}`} data-testid="envelope-kind">
+        <span
+          className={`badge badge-${envelope.kind === "valid" ? "ok" : envelope.kind === "partial" ? "warn" : "bad"}`}
+          data-testid="envelope-kind"
+        >
           {envelope.kind}
         </span>
         {envelope.location === "structuredContent" ? <span className="chip">in MCP structuredContent</span> : null}
       </h3>
       {envelope.problems.length > 0 ? (
-        <div className={`notice ${envelope.kind === "invalid" ? "notice-bad" : "notice-warn"}`} role="note" data-testid="envelope-problems">
+        <div
+          className={`notice ${envelope.kind === "invalid" ? "notice-bad" : "notice-warn"}`}
+          role="note"
+          data-testid="envelope-problems"
+        >
           <strong>{envelope.kind === "invalid" ? "This envelope is invalid:" : "This envelope is incomplete:"}</strong>
           <ul className="problems">
             {envelope.problems.map((problem) => (
@@ -123,9 +136,30 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
           <span className="small muted">means the call ran, not that the answer is right</span>
         </dd>
         <dt>confidence</dt>
-        <dd>{envelope.confidence === null ? <Absent problems={envelope.problems} field="confidence" missing="missing" /> : <ConfidenceMeter confidence={envelope.confidence} band={envelope.success === false ? null : trustedBand({ envelopeKind: envelope.kind, confidence: envelope.confidence })} />}</dd>
+        <dd>
+          {envelope.confidence === null ? (
+            <Absent problems={envelope.problems} field="confidence" missing="missing" />
+          ) : (
+            <ConfidenceMeter
+              confidence={envelope.confidence}
+              band={
+                envelope.success === false
+                  ? null
+                  : trustedBand({ envelopeKind: envelope.kind, confidence: envelope.confidence })
+              }
+            />
+          )}
+        </dd>
         <dt>nextAction</dt>
-        <dd>{envelope.nextAction ? <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>{envelope.nextAction}</span> : <Absent problems={envelope.problems} field="nextAction" missing="—" />}</dd>
+        <dd>
+          {envelope.nextAction ? (
+            <span className={`chip ${envelope.nextAction === "continue" ? "" : "chip-warn"}`}>
+              {envelope.nextAction}
+            </span>
+          ) : (
+            <Absent problems={envelope.problems} field="nextAction" missing="—" />
+          )}
+        </dd>
         {error ? (
           <>
             <dt>error</dt>

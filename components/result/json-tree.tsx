@@ -15,17 +15,32 @@ function escapePointer(segment: string): string {
 }
 
 function entriesOf(value: object): [string, unknown][] {
-  return Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value);
+  return Array.isArray(value)
+    ? value.map((item, index): [string, unknown] => [String(index), item])
+    : Object.entries(value);
 }
 
 function Primitive({ value, options }: { value: unknown; options: TreeOptions }) {
-  if (typeof value === "string") return <span className="json-string">&quot;{presentUntrustedText(value, options)}&quot;</span>;
+  if (typeof value === "string")
+    return <span className="json-string">&quot;{presentUntrustedText(value, options)}&quot;</span>;
   if (typeof value === "number") return <span className="json-number">{String(value)}</span>;
   if (typeof value === "boolean" || value === null) return <span className="json-literal">{String(value)}</span>;
   return <span className="json-literal">{typeof value}</span>;
 }
 
-function JsonNode({ name, value, path, depth, options }: { name: string | null; value: unknown; path: string; depth: number; options: TreeOptions }) {
+function JsonNode({
+  name,
+  value,
+  path,
+  depth,
+  options,
+}: {
+  name: string | null;
+  value: unknown;
+  path: string;
+  depth: number;
+  options: TreeOptions;
+}) {
   const container = typeof value === "object" && value !== null;
   const entries = container ? entriesOf(value) : [];
   const [open, setOpen] = useState(depth < 2 && entries.length <= 50);
@@ -56,7 +71,14 @@ function JsonNode({ name, value, path, depth, options }: { name: string | null; 
       {container && open ? (
         <ul className="json-children">
           {entries.slice(0, limit).map(([key, child]) => (
-            <JsonNode key={key} name={key} value={child} path={`${path}/${escapePointer(key)}`} depth={depth + 1} options={options} />
+            <JsonNode
+              key={key}
+              name={key}
+              value={child}
+              path={`${path}/${escapePointer(key)}`}
+              depth={depth + 1}
+              options={options}
+            />
           ))}
           {entries.length > limit ? (
             <li>
@@ -73,7 +95,17 @@ function JsonNode({ name, value, path, depth, options }: { name: string | null; 
 
 const NO_ERRORS: ReadonlyMap<string, string> = new Map();
 
-export function JsonTree({ value, label, revealSecrets = false, errors = NO_ERRORS }: { value: unknown; label: string; revealSecrets?: boolean; errors?: ReadonlyMap<string, string> }) {
+export function JsonTree({
+  value,
+  label,
+  revealSecrets = false,
+  errors = NO_ERRORS,
+}: {
+  value: unknown;
+  label: string;
+  revealSecrets?: boolean;
+  errors?: ReadonlyMap<string, string>;
+}) {
   return (
     <ul className="json-tree mono" aria-label={label}>
       <JsonNode name={null} value={value} path="" depth={0} options={{ revealSecrets, errors }} />
@@ -82,14 +114,27 @@ export function JsonTree({ value, label, revealSecrets = false, errors = NO_ERRO
 }
 
 /** A JsonPreview from the server: a tree when the value was small enough, else its cut pretty text. */
-export function JsonView({ preview, label, revealSecrets = false, errors }: { preview: JsonPreview; label: string; revealSecrets?: boolean; errors?: ReadonlyMap<string, string> }) {
-  if (preview.kind === "value") return <JsonTree value={preview.value} label={label} revealSecrets={revealSecrets} errors={errors} />;
+export function JsonView({
+  preview,
+  label,
+  revealSecrets = false,
+  errors,
+}: {
+  preview: JsonPreview;
+  label: string;
+  revealSecrets?: boolean;
+  errors?: ReadonlyMap<string, string>;
+}) {
+  if (preview.kind === "value")
+    return <JsonTree value={preview.value} label={label} revealSecrets={revealSecrets} errors={errors} />;
   return (
     <>
       <pre className="raw code-block" tabIndex={0} aria-label={label}>
         {presentUntrustedText(preview.text, { revealSecrets })}
       </pre>
-      {preview.truncated ? <p className="small muted">Too large for a tree: the start of the pretty-printed JSON is shown.</p> : null}
+      {preview.truncated ? (
+        <p className="small muted">Too large for a tree: the start of the pretty-printed JSON is shown.</p>
+      ) : null}
     </>
   );
 }

@@ -8,7 +8,15 @@ import { presentUntrustedText, splitUntrustedText } from "@/lib/calls/untrusted-
 const LINE_HEIGHT_PX = 18;
 
 // Off-screen chunks of a long text skip layout; their placeholder height is estimated from their lines.
-const TextChunk = memo(function TextChunk({ text, revealSecrets, lazy }: { text: string; revealSecrets: boolean; lazy: boolean }) {
+const TextChunk = memo(function TextChunk({
+  text,
+  revealSecrets,
+  lazy,
+}: {
+  text: string;
+  revealSecrets: boolean;
+  lazy: boolean;
+}) {
   if (!lazy) return <>{presentUntrustedText(text, { revealSecrets })}</>;
   let lines = 1;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines += 1;
@@ -19,7 +27,17 @@ const TextChunk = memo(function TextChunk({ text, revealSecrets, lazy }: { text:
   );
 });
 
-export function LargeText({ text, revealSecrets = false, label, className = "" }: { text: string; revealSecrets?: boolean; label: string; className?: string }) {
+export function LargeText({
+  text,
+  revealSecrets = false,
+  label,
+  className = "",
+}: {
+  text: string;
+  revealSecrets?: boolean;
+  label: string;
+  className?: string;
+}) {
   const chunks = useMemo(() => splitUntrustedText(text), [text]);
   const [rendered, setRendered] = useState(1);
   useEffect(() => {

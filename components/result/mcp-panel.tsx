@@ -21,7 +21,11 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
   const present = (text: string) => presentUntrustedText(text, { revealSecrets });
   switch (block.type) {
     case "text":
-      return <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre>;
+      return (
+        <pre className="raw code-block" tabIndex={0}>
+          {present(block.text)}
+        </pre>
+      );
     case "image": {
       const src = imageDataUrl(block.mimeType, block.data);
       return src ? (
@@ -29,18 +33,25 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
         <img className="mcp-image" src={src} alt={`Image content block ${index + 1} (${block.mimeType})`} />
       ) : (
         <p className="notice notice-warn small" role="note">
-          Image of type <span className="mono">{present(block.mimeType)}</span> ({formatBytes(base64ByteLength(block.data))}) not displayed: only PNG, JPEG, GIF
-          and WebP images with valid base64 are shown.
+          Image of type <span className="mono">{present(block.mimeType)}</span> (
+          {formatBytes(base64ByteLength(block.data))}) not displayed: only PNG, JPEG, GIF and WebP images with valid
+          base64 are shown.
         </p>
       );
     }
     case "audio": {
       const src = audioDataUrl(block.mimeType, block.data);
       return src ? (
-        <audio className="mcp-audio" controls src={src} aria-label={`Audio content block ${index + 1} (${block.mimeType})`} />
+        <audio
+          className="mcp-audio"
+          controls
+          src={src}
+          aria-label={`Audio content block ${index + 1} (${block.mimeType})`}
+        />
       ) : (
         <p className="notice notice-warn small" role="note">
-          Audio of type <span className="mono">{present(block.mimeType)}</span> not playable here (not audio/* with valid base64).
+          Audio of type <span className="mono">{present(block.mimeType)}</span> not playable here (not audio/* with
+          valid base64).
         </p>
       );
     }
@@ -48,7 +59,7 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
       return (
         <dl className="kv">
           <dt>name</dt>
-          <dd>{block.title ?? block.name ? present(block.title ?? block.name ?? "") : "—"}</dd>
+          <dd>{(block.title ?? block.name) ? present(block.title ?? block.name ?? "") : "—"}</dd>
           <dt>uri</dt>
           <dd>
             <UriText uri={block.uri} revealSecrets={revealSecrets} />
@@ -88,11 +99,19 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
               </>
             ) : null}
           </dl>
-          {block.resource.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.resource.text)}</pre> : null}
+          {block.resource.text !== undefined ? (
+            <pre className="raw code-block" tabIndex={0}>
+              {present(block.resource.text)}
+            </pre>
+          ) : null}
         </div>
       );
     default:
-      return <pre className="raw code-block" tabIndex={0}>{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
+      return (
+        <pre className="raw code-block" tabIndex={0}>
+          {present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}
+        </pre>
+      );
   }
 }
 

@@ -15,8 +15,8 @@ export function OAuthRequests({ events }: { events: CallEventView[] }) {
         Authorization requested
       </h2>
       <p className="small muted">
-        The tool sent an <span className="mono">oauth</span> message instead of a result: the user must authorize it at this URL. The URL comes from the tool —
-        check where it leads before opening it.
+        The tool sent an <span className="mono">oauth</span> message instead of a result: the user must authorize it at
+        this URL. The URL comes from the tool — check where it leads before opening it.
       </p>
       <ul className="call-events">
         {requests.map((event) => {

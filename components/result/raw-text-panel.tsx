@@ -35,7 +35,9 @@ export function RawTextPanel({ resultId, text, sha256, bytes, revealSecrets }: P
       await navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
       setMessage(`Copied the original text (${formatBytes(bytes)}).`);
     } catch (error) {
-      setMessage(`Copy failed: ${error instanceof Error ? error.message : "the browser refused"}. Use Download instead.`);
+      setMessage(
+        `Copy failed: ${error instanceof Error ? error.message : "the browser refused"}. Use Download instead.`,
+      );
     }
   };
 
@@ -43,7 +45,8 @@ export function RawTextPanel({ resultId, text, sha256, bytes, revealSecrets }: P
     <div className="raw-panel" data-testid="raw-text-panel">
       <div className="raw-meta">
         <span>
-          <span className="muted">size</span> {bytes.toLocaleString("en-US")} bytes · {text.length.toLocaleString("en-US")} characters
+          <span className="muted">size</span> {bytes.toLocaleString("en-US")} bytes ·{" "}
+          {text.length.toLocaleString("en-US")} characters
         </span>
         <span className="sha">
           <span className="muted">sha256</span>{" "}
@@ -69,7 +72,8 @@ export function RawTextPanel({ resultId, text, sha256, bytes, revealSecrets }: P
       <LargeText text={full ?? text.head} revealSecrets={revealSecrets} label="Raw result text" className="raw-text" />
       {full === null ? (
         <p className="small muted">
-          Showing the first {text.head.length.toLocaleString("en-US")} of {text.length.toLocaleString("en-US")} characters.{" "}
+          Showing the first {text.head.length.toLocaleString("en-US")} of {text.length.toLocaleString("en-US")}{" "}
+          characters.{" "}
           <button type="button" className="link-button" onClick={() => void showAll()} disabled={loading}>
             {loading ? "Loading…" : `Show all (${formatBytes(bytes)})`}
           </button>

@@ -22,7 +22,10 @@ const BAND_LABEL = { high: "high", medium: "uncertain", low: "low" } as const;
 
 /** A confidence as a short bar: coloured by its band when the verdict trusts it, grey and struck through when not. */
 export function ConfidenceChip({ confidence, band }: { confidence: number; band: Verdict["band"] }) {
-  const title = band === null ? `Confidence ${confidence}: not trusted (invalid envelope, failed call or outside 0–1)` : `Confidence ${confidence} (${BAND_LABEL[band]}): ${BAND_ADVICE[band]}`;
+  const title =
+    band === null
+      ? `Confidence ${confidence}: not trusted (invalid envelope, failed call or outside 0–1)`
+      : `Confidence ${confidence} (${BAND_LABEL[band]}): ${BAND_ADVICE[band]}`;
   return (
     <span className={`conf-chip conf-${band ?? "untrusted"}`} title={title} data-band={band ?? "untrusted"}>
       <span className="conf-chip-bar" aria-hidden="true">
@@ -41,14 +44,21 @@ export function ResultBadges({ result, resultCount }: { result: ResultBadgeFacts
       {result.displayKind !== "raw" ? <span className="chip">{result.displayKind}</span> : null}
       {result.isMcp ? <span className="chip">MCP</span> : null}
       {result.isError ? (
-        <span className="badge badge-bad" title={result.errorSource ? `error signalled by ${result.errorSource.replace("_", " ")}` : undefined}>
+        <span
+          className="badge badge-bad"
+          title={result.errorSource ? `error signalled by ${result.errorSource.replace("_", " ")}` : undefined}
+        >
           error
         </span>
       ) : null}
       {result.envelopeKind === "invalid" ? <span className="chip chip-bad">invalid envelope</span> : null}
       {result.confidence !== null ? <ConfidenceChip confidence={result.confidence} band={verdict.band} /> : null}
-      {result.nextAction && result.nextAction !== "continue" ? <span className="chip chip-warn">{result.nextAction.replace("_", " ")}</span> : null}
-      {result.schemaStatus === "invalid" || result.schemaStatus === "schema_error" ? <span className="chip chip-bad">schema {result.schemaStatus.replace("_", " ")}</span> : null}
+      {result.nextAction && result.nextAction !== "continue" ? (
+        <span className="chip chip-warn">{result.nextAction.replace("_", " ")}</span>
+      ) : null}
+      {result.schemaStatus === "invalid" || result.schemaStatus === "schema_error" ? (
+        <span className="chip chip-bad">schema {result.schemaStatus.replace("_", " ")}</span>
+      ) : null}
       {result.late ? <span className="chip chip-warn">late</span> : null}
       {result.invisibleCount > 0 ? (
         <span className="chip chip-warn" title={`${result.invisibleCount} invisible or bidi control characters`}>
@@ -60,7 +70,9 @@ export function ResultBadges({ result, resultCount }: { result: ResultBadgeFacts
           secrets
         </span>
       ) : null}
-      {resultCount !== undefined && resultCount > 1 ? <span className="chip">×{resultCount.toLocaleString("en-US")}</span> : null}
+      {resultCount !== undefined && resultCount > 1 ? (
+        <span className="chip">×{resultCount.toLocaleString("en-US")}</span>
+      ) : null}
     </span>
   );
 }

@@ -21,7 +21,6 @@ const ERROR_SOURCE_NAMES: Record<string, string> = {
   error_key: 'an "error" key in the response',
 };
 
-// eslint-disable-next-line max-lines-per-function -- a result's card, top to bottom: badges, display, envelope, MCP, schema, raw text
 export function ResultCard({ result, outputSchema }: { result: ResultDetail; outputSchema: JsonPreview | null }) {
   // Texts arrive masked from the server (lib/audit/mask); a value is revealed one at a time in the page's
   // "Masked values" panel, so the panels below always show the masked text.
@@ -32,7 +31,12 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
   const rawId = `result-${result.id}-raw`;
   const showSchema = outputSchema !== null || (result.mcp?.structuredContent ?? null) !== null;
   return (
-    <article className="card result-card" aria-labelledby={titleId} data-testid="result-card" data-result-id={result.id}>
+    <article
+      className="card result-card"
+      aria-labelledby={titleId}
+      data-testid="result-card"
+      data-result-id={result.id}
+    >
       <header className="result-header">
         <h2 id={titleId} className="result-title">
           Result #{result.ordinal + 1}
@@ -56,7 +60,13 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
             </a>
           ) : null}
           {result.display.kind !== "raw" ? (
-            <button type="button" className="button" aria-expanded={rawOpen} aria-controls={rawId} onClick={() => setRawOpen(!rawOpen)}>
+            <button
+              type="button"
+              className="button"
+              aria-expanded={rawOpen}
+              aria-controls={rawId}
+              onClick={() => setRawOpen(!rawOpen)}
+            >
               {rawOpen ? "Hide raw text" : "Raw text"}
             </button>
           ) : null}
@@ -65,33 +75,44 @@ export function ResultCard({ result, outputSchema }: { result: ResultDetail; out
 
       {result.isError ? (
         <p className="notice notice-bad" role="note">
-          This result reports an error, signalled by {result.errorSources.map((source) => ERROR_SOURCE_NAMES[source] ?? source).join(", ")}.
+          This result reports an error, signalled by{" "}
+          {result.errorSources.map((source) => ERROR_SOURCE_NAMES[source] ?? source).join(", ")}.
         </p>
       ) : null}
       {flags.invisibleCount > 0 ? (
         <p className="notice notice-warn" role="note" data-testid="invisible-warning">
-          <strong>Hidden characters:</strong> this text contains {flags.invisibleCount.toLocaleString("en-US")} invisible or bidirectional control{" "}
-          {flags.invisibleCount === 1 ? "character" : "characters"} ({flags.invisibleCodePoints.join(", ")}). They are shown as ⟨U+…⟩ markers; what a
-          model reads may differ from what a person sees. Copy and download keep them.
+          <strong>Hidden characters:</strong> this text contains {flags.invisibleCount.toLocaleString("en-US")}{" "}
+          invisible or bidirectional control {flags.invisibleCount === 1 ? "character" : "characters"} (
+          {flags.invisibleCodePoints.join(", ")}). They are shown as ⟨U+…⟩ markers; what a model reads may differ from
+          what a person sees. Copy and download keep them.
         </p>
       ) : null}
       {flags.secretCount > 0 ? (
         <p className="notice notice-warn" role="note" data-testid="secrets-warning">
           <strong>Credentials?</strong> {flags.secretCount.toLocaleString("en-US")} credential-looking{" "}
-          {flags.secretCount === 1 ? "string is" : "strings are"} masked ({flags.secretKinds.join(", ").replaceAll("_", " ")}).{" "}
-They left the server masked; reveal one under “Masked values”.
+          {flags.secretCount === 1 ? "string is" : "strings are"} masked (
+          {flags.secretKinds.join(", ").replaceAll("_", " ")}). They left the server masked; reveal one under “Masked
+          values”.
         </p>
       ) : null}
 
       {rawOpen && result.display.kind !== "raw" ? (
         <section id={rawId} className="result-panel" aria-label="Raw text">
           <h3 className="result-panel-title">Raw text</h3>
-          <RawTextPanel resultId={result.id} text={result.text} sha256={result.textSha256} bytes={result.textBytes} revealSecrets={revealSecrets} />
+          <RawTextPanel
+            resultId={result.id}
+            text={result.text}
+            sha256={result.textSha256}
+            bytes={result.textBytes}
+            revealSecrets={revealSecrets}
+          />
         </section>
       ) : null}
 
       <DisplaySection result={result} revealSecrets={revealSecrets} />
-      {result.content ? <VendorContent blocks={result.content.blocks} format={result.content.format} revealSecrets={revealSecrets} /> : null}
+      {result.content ? (
+        <VendorContent blocks={result.content.blocks} format={result.content.format} revealSecrets={revealSecrets} />
+      ) : null}
 
       {result.envelope || result.mcp || showSchema ? (
         <div className="result-panels">

@@ -50,7 +50,10 @@ export function SchemaPanel(props: {
         <ul className="problems notice notice-bad" data-testid="schema-errors">
           {schema.errors.map((error, index) => (
             <li key={index}>
-              <code className="mono">{error.path === "" ? "(root)" : presentUntrustedText(error.path, { revealSecrets })}</code> {presentUntrustedText(error.message, { revealSecrets })}
+              <code className="mono">
+                {error.path === "" ? "(root)" : presentUntrustedText(error.path, { revealSecrets })}
+              </code>{" "}
+              {presentUntrustedText(error.message, { revealSecrets })}
             </li>
           ))}
         </ul>
@@ -58,11 +61,19 @@ export function SchemaPanel(props: {
       <div className="schema-grid">
         <div>
           <h4>{target === "structuredContent" ? "structuredContent" : "Structured value"}</h4>
-          {structured ? <JsonView preview={structured} label="Structured content" revealSecrets={revealSecrets} errors={errors} /> : <p className="muted small">None.</p>}
+          {structured ? (
+            <JsonView preview={structured} label="Structured content" revealSecrets={revealSecrets} errors={errors} />
+          ) : (
+            <p className="muted small">None.</p>
+          )}
         </div>
         <div>
           <h4>Declared outputSchema</h4>
-          {outputSchema ? <JsonView preview={outputSchema} label="Declared output schema" revealSecrets={revealSecrets} /> : <p className="muted small">The tool declared none.</p>}
+          {outputSchema ? (
+            <JsonView preview={outputSchema} label="Declared output schema" revealSecrets={revealSecrets} />
+          ) : (
+            <p className="muted small">The tool declared none.</p>
+          )}
         </div>
       </div>
     </section>

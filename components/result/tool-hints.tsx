@@ -17,12 +17,19 @@ function hintText(key: string, value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
 }
 
-export function ToolHints({ title, annotations }: { title: string | null; annotations: Record<string, unknown> | null }) {
+export function ToolHints({
+  title,
+  annotations,
+}: {
+  title: string | null;
+  annotations: Record<string, unknown> | null;
+}) {
   if (title === null && (annotations === null || Object.keys(annotations).length === 0)) return null;
   return (
     <section className="tool-hints" aria-label="Tool hints declared by its server" data-testid="tool-hints">
       <p className="small muted">
-        <span className="badge badge-warn">untrusted</span> What the tool&apos;s server says about it — hints, not verified.
+        <span className="badge badge-warn">untrusted</span> What the tool&apos;s server says about it — hints, not
+        verified.
       </p>
       <dl className="kv">
         {title !== null ? (

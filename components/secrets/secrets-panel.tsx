@@ -6,7 +6,11 @@ import { useId, useState } from "react";
 import type { AccessRecordView, MaskedSecret, RevealAnswer, RevealScope } from "@/lib/audit/schemas.ts";
 import { postJson } from "../forks/fork-api.ts";
 
-type Revealed = { state: "idle" } | { state: "loading" } | { state: "shown"; answer: RevealAnswer; copied: boolean } | { state: "failed"; message: string };
+type Revealed =
+  | { state: "idle" }
+  | { state: "loading" }
+  | { state: "shown"; answer: RevealAnswer; copied: boolean }
+  | { state: "failed"; message: string };
 
 function Recorded({ record }: { record: AccessRecordView }) {
   return (
@@ -33,7 +37,8 @@ function SecretRow({ secret, scopes }: { secret: MaskedSecret; scopes: RevealSco
   };
   return (
     <li className="secret-row" data-testid="masked-secret" data-fingerprint={secret.fingerprint}>
-      <code className="mono">{secret.preview}…</code> <span className="badge badge-warn">{secret.kind.replaceAll("_", " ")}</span>{" "}
+      <code className="mono">{secret.preview}…</code>{" "}
+      <span className="badge badge-warn">{secret.kind.replaceAll("_", " ")}</span>{" "}
       <code className="mono small muted">#{secret.fingerprint}</code>{" "}
       {revealed.state === "shown" ? (
         <>
@@ -49,9 +54,17 @@ function SecretRow({ secret, scopes }: { secret: MaskedSecret; scopes: RevealSco
           <Recorded record={revealed.answer.record} />
         </>
       ) : (
-        <button type="button" className="button button-small" disabled={revealed.state === "loading"} onClick={() => void reveal()}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={revealed.state === "loading"}
+          onClick={() => void reveal()}
+        >
           {revealed.state === "loading" ? "Revealing…" : "Reveal"}
-          <span className="sr-only"> {secret.kind.replaceAll("_", " ")} #{secret.fingerprint}</span>
+          <span className="sr-only">
+            {" "}
+            {secret.kind.replaceAll("_", " ")} #{secret.fingerprint}
+          </span>
         </button>
       )}
       {revealed.state === "failed" ? (
@@ -65,7 +78,15 @@ function SecretRow({ secret, scopes }: { secret: MaskedSecret; scopes: RevealSco
 }
 
 /** `anchorId`: the page's main panel is "masked-values", which the result cards link to. */
-export function SecretsPanel({ secrets, scopes, anchorId }: { secrets: MaskedSecret[]; scopes: RevealScope[]; anchorId?: string }) {
+export function SecretsPanel({
+  secrets,
+  scopes,
+  anchorId,
+}: {
+  secrets: MaskedSecret[];
+  scopes: RevealScope[];
+  anchorId?: string;
+}) {
   const titleId = useId();
   if (secrets.length === 0) return null;
   return (
@@ -74,8 +95,9 @@ export function SecretsPanel({ secrets, scopes, anchorId }: { secrets: MaskedSec
         Masked values <span className="muted">({secrets.length.toLocaleString("en-US")})</span>
       </h2>
       <p className="small muted">
-        Credential-looking strings leave the server masked (<code className="mono">sk-a…[masked anthropic_key #…]</code>). Revealing one asks the server for
-        that value alone and is recorded in the <Link href="/settings/access-log">access log</Link>. Exports and “exact bytes” downloads stay byte-exact.
+        Credential-looking strings leave the server masked (<code className="mono">sk-a…[masked anthropic_key #…]</code>
+        ). Revealing one asks the server for that value alone and is recorded in the{" "}
+        <Link href="/settings/access-log">access log</Link>. Exports and “exact bytes” downloads stay byte-exact.
       </p>
       <ul className="secret-list">
         {secrets.map((secret) => (

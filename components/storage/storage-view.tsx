@@ -18,13 +18,23 @@ export function StorageView({ report }: { report: StorageReport }) {
         <h2>Database</h2>
         <dl className="kv">
           <dt>Kind</dt>
-          <dd>{database.provider === "sqlite" ? "SQLite" : "PostgreSQL"} <span className="mono small">{database.url}</span></dd>
+          <dd>
+            {database.provider === "sqlite" ? "SQLite" : "PostgreSQL"}{" "}
+            <span className="mono small">{database.url}</span>
+          </dd>
           <dt>Size</dt>
-          <dd data-testid="database-bytes">{formatBytes(database.bytes)}{database.freeBytes > 0 ? ` (${formatBytes(database.freeBytes)} free inside the file)` : ""}</dd>
+          <dd data-testid="database-bytes">
+            {formatBytes(database.bytes)}
+            {database.freeBytes > 0 ? ` (${formatBytes(database.freeBytes)} free inside the file)` : ""}
+          </dd>
           {database.provider === "sqlite" ? (
             <>
               <dt>Auto-vacuum</dt>
-              <dd>{database.autoVacuum === "incremental" ? "incremental: removed data gives its space back" : `${database.autoVacuum}: run npm run toolscope -- prune --vacuum once to switch to incremental`}</dd>
+              <dd>
+                {database.autoVacuum === "incremental"
+                  ? "incremental: removed data gives its space back"
+                  : `${database.autoVacuum}: run npm run toolscope -- prune --vacuum once to switch to incremental`}
+              </dd>
             </>
           ) : null}
           <dt>Oldest thread activity</dt>
@@ -48,7 +58,8 @@ export function StorageView({ report }: { report: StorageReport }) {
         ) : (
           <>
             <p data-testid="retention-next">
-              {formatCount(next.threadCount)} threads{orphanRows.map(([table, n]) => `, ${formatCount(n)} ${table} rows of no thread`).join("")}.
+              {formatCount(next.threadCount)} threads
+              {orphanRows.map(([table, n]) => `, ${formatCount(n)} ${table} rows of no thread`).join("")}.
             </p>
             {next.threads.length > 0 ? (
               <div className="table-wrap">
@@ -76,7 +87,11 @@ export function StorageView({ report }: { report: StorageReport }) {
         )}
         {report.lastSweep.at ? (
           <p className="small muted">
-            Last sweep {when(report.lastSweep.at)}: {report.lastSweep.error ? `failed (${report.lastSweep.error}), retried next time` : `${formatCount(report.lastSweep.deletedRows ?? 0)} rows removed`}.
+            Last sweep {when(report.lastSweep.at)}:{" "}
+            {report.lastSweep.error
+              ? `failed (${report.lastSweep.error}), retried next time`
+              : `${formatCount(report.lastSweep.deletedRows ?? 0)} rows removed`}
+            .
           </p>
         ) : null}
       </div>
@@ -87,7 +102,9 @@ export function StorageView({ report }: { report: StorageReport }) {
             <thead>
               <tr>
                 <th scope="col">Table</th>
-                <th scope="col" className="num">Rows</th>
+                <th scope="col" className="num">
+                  Rows
+                </th>
               </tr>
             </thead>
             <tbody>

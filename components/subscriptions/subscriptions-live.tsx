@@ -16,7 +16,21 @@ import { useLiveQuery } from "../ui/use-live-query.ts";
 
 const keyOf = (subscription: SubscriptionSummary) => String(subscription.callRowId);
 
-function SubscriptionTable({ id, title, list, cancelled, emptyText, serverNow }: { id: string; title: string; list: SubscriptionList; cancelled: boolean; emptyText: string; serverNow: string }) {
+function SubscriptionTable({
+  id,
+  title,
+  list,
+  cancelled,
+  emptyText,
+  serverNow,
+}: {
+  id: string;
+  title: string;
+  list: SubscriptionList;
+  cancelled: boolean;
+  emptyText: string;
+  serverNow: string;
+}) {
   const { rows, held, showNew, setAnchor, atTop } = useLiveList(list.items, { keyOf });
   return (
     <section className="section" aria-labelledby={id}>
@@ -45,7 +59,14 @@ function SubscriptionTable({ id, title, list, cancelled, emptyText, serverNow }:
             </thead>
             <tbody>
               {rows.map(({ key, item, gone, arrived }) => (
-                <tr key={key} data-testid="subscription-row" data-call-key={item.callKey} className={[gone ? "row-gone" : "", arrived ? "row-arrived" : ""].filter(Boolean).join(" ") || undefined}>
+                <tr
+                  key={key}
+                  data-testid="subscription-row"
+                  data-call-key={item.callKey}
+                  className={
+                    [gone ? "row-gone" : "", arrived ? "row-arrived" : ""].filter(Boolean).join(" ") || undefined
+                  }
+                >
                   <td className="mono">{item.toolName}</td>
                   <td className="cell-id">
                     <ThreadLink groupId={item.groupId} />
@@ -54,18 +75,32 @@ function SubscriptionTable({ id, title, list, cancelled, emptyText, serverNow }:
                     <CallLink callRowId={item.callRowId} callKey={item.callKey} />
                   </td>
                   <td>
-                    {gone ? <span className="badge badge-neutral">{cancelled ? "moved" : "no longer active"}</span> : <StatusBadge status={item.status} />}
+                    {gone ? (
+                      <span className="badge badge-neutral">{cancelled ? "moved" : "no longer active"}</span>
+                    ) : (
+                      <StatusBadge status={item.status} />
+                    )}
                   </td>
                   <td className="num" data-testid="subscription-results">
                     {formatCount(item.resultCount)}
                   </td>
-                  <td className="nowrap">{item.lastResultAt ? <TimeAgo iso={item.lastResultAt} serverNow={serverNow} /> : <span className="muted">none yet</span>}</td>
+                  <td className="nowrap">
+                    {item.lastResultAt ? (
+                      <TimeAgo iso={item.lastResultAt} serverNow={serverNow} />
+                    ) : (
+                      <span className="muted">none yet</span>
+                    )}
+                  </td>
                   <td className="nowrap">
                     <TimeAgo iso={item.requestedAt} serverNow={serverNow} />
                   </td>
                   {cancelled ? (
                     <td>
-                      {item.cancelledAt ? <TimeAgo iso={item.cancelledAt} serverNow={serverNow} /> : <span className="muted">—</span>}
+                      {item.cancelledAt ? (
+                        <TimeAgo iso={item.cancelledAt} serverNow={serverNow} />
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
                       {item.cancelReason ? (
                         <div className="small muted clamp-2" title={item.cancelReason}>
                           {item.cancelReason}
@@ -89,7 +124,11 @@ function SubscriptionTable({ id, title, list, cancelled, emptyText, serverNow }:
 }
 
 export function SubscriptionsLive({ initial, origin }: { initial: SubscriptionsSnapshot; origin: string }) {
-  const { data, updatedAt, failing } = useLiveQuery({ queryKey: queryKeys.subscriptions(), path: "/api/subscriptions", initialData: initial });
+  const { data, updatedAt, failing } = useLiveQuery({
+    queryKey: queryKeys.subscriptions(),
+    path: "/api/subscriptions",
+    initialData: initial,
+  });
   const none = data.active.total === 0 && data.cancelled.total === 0;
   return (
     <>
@@ -101,15 +140,30 @@ export function SubscriptionsLive({ initial, origin }: { initial: SubscriptionsS
       {none ? (
         <EmptyState title="No subscription yet">
           <p>
-            A call becomes a subscription when it is registered with <code>&quot;subscription&quot;: true</code> or when a result arrives with{" "}
-            <code>&quot;subscription&quot;: true</code>; a <code>subscription_cancel</code> event ends it.
+            A call becomes a subscription when it is registered with <code>&quot;subscription&quot;: true</code> or when
+            a result arrives with <code>&quot;subscription&quot;: true</code>; a <code>subscription_cancel</code> event
+            ends it.
           </p>
           <FirstTraceHelp origin={origin} />
         </EmptyState>
       ) : (
         <>
-          <SubscriptionTable id="subscriptions-active" title="Active" list={data.active} cancelled={false} emptyText="No active subscription." serverNow={data.generatedAt} />
-          <SubscriptionTable id="subscriptions-cancelled" title="Cancelled" list={data.cancelled} cancelled emptyText="No cancelled subscription." serverNow={data.generatedAt} />
+          <SubscriptionTable
+            id="subscriptions-active"
+            title="Active"
+            list={data.active}
+            cancelled={false}
+            emptyText="No active subscription."
+            serverNow={data.generatedAt}
+          />
+          <SubscriptionTable
+            id="subscriptions-cancelled"
+            title="Cancelled"
+            list={data.cancelled}
+            cancelled
+            emptyText="No cancelled subscription."
+            serverNow={data.generatedAt}
+          />
         </>
       )}
     </>

@@ -58,7 +58,11 @@ export function CallRowDetails({ call }: { call: CallBrief }) {
           </>
         ) : null}
       </dl>
-      {info.isPending ? <p className="muted small" role="status">Loading arguments…</p> : null}
+      {info.isPending ? (
+        <p className="muted small" role="status">
+          Loading arguments…
+        </p>
+      ) : null}
       {info.isError ? (
         <p className="notice notice-bad small" role="alert">
           Could not load the arguments: {info.error.message}

@@ -9,7 +9,8 @@ import type { ThreadSummary } from "@/lib/threads/schemas.ts";
 function Figure({ label, value, tone, href }: { label: string; value: number; tone?: string; href?: string }) {
   const body = (
     <>
-      <span className="figure-value">{value.toLocaleString("en-US")}</span> <span className="figure-label">{label}</span>
+      <span className="figure-value">{value.toLocaleString("en-US")}</span>{" "}
+      <span className="figure-label">{label}</span>
     </>
   );
   const className = `figure${tone && value > 0 ? ` figure-${tone}` : ""}`;

@@ -6,8 +6,20 @@ import Link from "next/link";
 import { useRef } from "react";
 import type { ThreadFilters as Filters } from "@/lib/threads/schemas.ts";
 
-const STATUS_LABELS = { pending: "Pending", completed: "Completed", errored: "Errored", timed_out: "Timed out", cancelled: "Cancelled" } as const;
-const RANGE_LABELS = { "15m": "Last 15 min", "1h": "Last hour", "24h": "Last 24 h", "7d": "Last 7 days", "30d": "Last 30 days" } as const;
+const STATUS_LABELS = {
+  pending: "Pending",
+  completed: "Completed",
+  errored: "Errored",
+  timed_out: "Timed out",
+  cancelled: "Cancelled",
+} as const;
+const RANGE_LABELS = {
+  "15m": "Last 15 min",
+  "1h": "Last hour",
+  "24h": "Last 24 h",
+  "7d": "Last 7 days",
+  "30d": "Last 30 days",
+} as const;
 
 export function ThreadFilters({ filters }: { filters: Filters }) {
   const form = useRef<HTMLFormElement>(null);
@@ -31,7 +43,13 @@ export function ThreadFilters({ filters }: { filters: Filters }) {
           <option value="text">…and result text</option>
         </select>
       </label>
-      <select className="input" name="status" defaultValue={filters.status ?? ""} onChange={apply} aria-label="Call status">
+      <select
+        className="input"
+        name="status"
+        defaultValue={filters.status ?? ""}
+        onChange={apply}
+        aria-label="Call status"
+      >
         <option value="">Any status</option>
         {Object.entries(STATUS_LABELS).map(([value, label]) => (
           <option key={value} value={value}>
@@ -39,7 +57,13 @@ export function ThreadFilters({ filters }: { filters: Filters }) {
           </option>
         ))}
       </select>
-      <select className="input" name="range" defaultValue={filters.range ?? ""} onChange={apply} aria-label="Last activity">
+      <select
+        className="input"
+        name="range"
+        defaultValue={filters.range ?? ""}
+        onChange={apply}
+        aria-label="Last activity"
+      >
         <option value="">Any time</option>
         {Object.entries(RANGE_LABELS).map(([value, label]) => (
           <option key={value} value={value}>

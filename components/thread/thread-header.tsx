@@ -18,8 +18,8 @@ export function ThreadHeader({ summary }: { summary: ThreadSummary }) {
           {presentUntrustedText(summary.groupId)}
         </h1>
         <p className="small">
-          {summary.vendor ? <span className="chip">{summary.vendor}</span> : null} started <TimeAgo iso={summary.createdAt} /> · last activity{" "}
-          <TimeAgo iso={summary.lastActivityAt} />
+          {summary.vendor ? <span className="chip">{summary.vendor}</span> : null} started{" "}
+          <TimeAgo iso={summary.createdAt} /> · last activity <TimeAgo iso={summary.lastActivityAt} />
         </p>
         <div className="toolbar" role="group" aria-label="Thread actions">
           <ReplayLink groupId={summary.groupId} />

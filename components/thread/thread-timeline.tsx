@@ -13,12 +13,22 @@ import { useTimelineFeed } from "./use-timeline-feed.ts";
 import { useTimelineKeys } from "./use-timeline-keys.ts";
 import { END_ID, useTimelineWindow } from "./use-timeline-window.ts";
 
-const NOT_FOUND: Record<NavTarget | "match", string> = { errors: "error", pending: "pending call", low_confidence: "low-confidence result", match: "match" };
+const NOT_FOUND: Record<NavTarget | "match", string> = {
+  errors: "error",
+  pending: "pending call",
+  low_confidence: "low-confidence result",
+  match: "match",
+};
 
-type Props = { groupId: string; initialPage: TimelinePage; initialFilter?: TimelineFilter; initialTarget?: number | null };
+type Props = {
+  groupId: string;
+  initialPage: TimelinePage;
+  initialFilter?: TimelineFilter;
+  initialTarget?: number | null;
+};
 
 // Over 80 lines: the composition of the toolbar, status line and views; the logic lives in the three hooks.
-// eslint-disable-next-line max-lines-per-function -- wires the window, feed and key hooks to the toolbar and the two views; the logic lives in the hooks
+
 export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initialTarget = null }: Props) {
   const win = useTimelineWindow({ groupId, initialPage, initialFilter, initialTarget });
   const feed = useTimelineFeed(win);
@@ -49,7 +59,10 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
     const step = /^#?\d+$/.test(value) ? Number(value.replace("#", "")) : null;
     void (async () => {
       if (step !== null && (await win.locate({ step }))) return;
-      if (!(await win.locate({ call: value }))) setMessage(step !== null ? `No step ${step} or call "${value}" in this thread.` : `No call "${value}" in this thread.`);
+      if (!(await win.locate({ call: value })))
+        setMessage(
+          step !== null ? `No step ${step} or call "${value}" in this thread.` : `No call "${value}" in this thread.`,
+        );
     })();
   };
   useTimelineKeys(win, feed, {
@@ -73,7 +86,13 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
   return (
     <section ref={sectionRef} className="timeline" aria-label="Timeline">
       <div className="timeline-toolbar">
-        <TimelineSearch key={`${win.filter.q ?? ""}|${win.filter.only ?? ""}`} filter={win.filter} matches={win.matches} onFilter={win.setFilter} searchRef={searchRef} />
+        <TimelineSearch
+          key={`${win.filter.q ?? ""}|${win.filter.only ?? ""}`}
+          filter={win.filter}
+          matches={win.matches}
+          onFilter={win.setFilter}
+          searchRef={searchRef}
+        />
         <TimelineNav onNext={next} onGoTo={goTo} goToRef={goToRef} />
       </div>
       <div className="timeline-toolbar">
@@ -87,20 +106,34 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
           </span>
         ) : null}
         <span className="small muted timeline-hint">
-          <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>e</kbd> next error · <kbd>g</kbd> go to · <kbd>w</kbd> waterfall · times in UTC
+          <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>e</kbd> next error · <kbd>g</kbd> go to · <kbd>w</kbd> waterfall · times
+          in UTC
         </span>
         <div className="segmented" role="group" aria-label="Timeline view">
           <button type="button" className="segment" aria-pressed={view === "rows"} onClick={() => setView("rows")}>
             Rows
           </button>
-          <button type="button" className="segment" aria-pressed={view === "waterfall"} onClick={() => setView("waterfall")}>
+          <button
+            type="button"
+            className="segment"
+            aria-pressed={view === "waterfall"}
+            onClick={() => setView("waterfall")}
+          >
             Waterfall
           </button>
         </div>
-        <button type="button" className="button" onClick={() => (state.hasBefore ? win.goToStart() : feed.focusRow(0, "start"))}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => (state.hasBefore ? win.goToStart() : feed.focusRow(0, "start"))}
+        >
           Top
         </button>
-        <button type="button" className="button" onClick={() => (state.hasMoreHistory ? win.goToEnd() : feed.focusRow(rows.length - 1, "end"))}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => (state.hasMoreHistory ? win.goToEnd() : feed.focusRow(rows.length - 1, "end"))}
+        >
           Jump to end
         </button>
       </div>
@@ -108,4 +141,3 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
     </section>
   );
 }
-

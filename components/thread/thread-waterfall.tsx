@@ -26,7 +26,14 @@ function barsOf(win: TimelineWindow, now: number | null): Bar[] {
     const start = Date.parse(call.requestedAt);
     const finished = call.completedAt ?? call.timedOutAt;
     const end = finished ? Date.parse(finished) : (now ?? start);
-    bars.push({ call, eventId: row.eventId, start, end: Math.max(start, end), open: finished === null, batch: row.batch ? row.batch.step : null });
+    bars.push({
+      call,
+      eventId: row.eventId,
+      start,
+      end: Math.max(start, end),
+      open: finished === null,
+      batch: row.batch ? row.batch.step : null,
+    });
   }
   return bars;
 }
@@ -38,7 +45,13 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
   const span = Math.max(1, bars.reduce((max, bar) => Math.max(max, bar.end), 0) - origin);
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: bars.length, getScrollElement: () => scrollRef.current, estimateSize: () => LINE_PX, overscan: 12, initialRect: { width: 1200, height: 720 } });
+  const virtualizer = useVirtualizer({
+    count: bars.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => LINE_PX,
+    overscan: 12,
+    initialRect: { width: 1200, height: 720 },
+  });
   const target = win.target;
   useLayoutEffect(() => {
     if (!target) return;
@@ -52,9 +65,16 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
   return (
     <div className="timeline-frame">
       <p className="small muted wf-scale" data-testid="waterfall-scale">
-        {bars.length.toLocaleString("en-US")} calls in view · 0 = first call of the loaded window · full width = {formatDuration(span)}
+        {bars.length.toLocaleString("en-US")} calls in view · 0 = first call of the loaded window · full width ={" "}
+        {formatDuration(span)}
       </p>
-      <div ref={scrollRef} className="timeline-scroll wf-scroll" role="list" aria-label="Waterfall of calls" data-testid="waterfall">
+      <div
+        ref={scrollRef}
+        className="timeline-scroll wf-scroll"
+        role="list"
+        aria-label="Waterfall of calls"
+        data-testid="waterfall"
+      >
         {bars.length === 0 ? <p className="muted timeline-empty">No calls in view.</p> : null}
         <div className="timeline-sizer" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -63,7 +83,14 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
             const tool = presentUntrustedText(bar.call.toolName);
             const offset = bar.start - origin;
             const duration = bar.end - bar.start;
-            const label = barLabel({ tool, callKey: presentUntrustedText(bar.call.callKey), status: bar.call.status, open: bar.open, offsetMs: offset, durationMs: duration });
+            const label = barLabel({
+              tool,
+              callKey: presentUntrustedText(bar.call.callKey),
+              status: bar.call.status,
+              open: bar.open,
+              offsetMs: offset,
+              durationMs: duration,
+            });
             const outcome = barOutcome(bar.call.status, bar.open);
             return (
               <div

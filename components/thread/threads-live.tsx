@@ -15,13 +15,22 @@ const keyOf = (thread: ThreadListItem) => thread.groupId;
 
 function apiPath(filters: ThreadFilters): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (typeof value === "string" && value !== "") params.set(key, value);
+  for (const [key, value] of Object.entries(filters))
+    if (typeof value === "string" && value !== "") params.set(key, value);
   const query = params.toString();
   return query ? `/api/threads?${query}` : "/api/threads";
 }
 
 /** `page`: "live" for the first page; an older page's cursor otherwise (its own cache entry, never polled). */
-export function ThreadsLive({ initial, filters, page }: { initial: ThreadListPage; filters: ThreadFilters; page: string }) {
+export function ThreadsLive({
+  initial,
+  filters,
+  page,
+}: {
+  initial: ThreadListPage;
+  filters: ThreadFilters;
+  page: string;
+}) {
   const path = apiPath(filters);
   const live = page === "live";
   const { data, updatedAt, failing } = useLiveQuery<ThreadListPage>({

@@ -6,8 +6,19 @@ import type { ThreadListItem } from "@/lib/threads/schemas.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
 
 function Count({ value, tone, label }: { value: number; tone?: "bad" | "warn" | "pending"; label: string }) {
-  if (value === 0) return <span className="muted" aria-label={`no ${label}`}>–</span>;
-  return tone ? <span className={`badge badge-${tone === "bad" ? "bad" : tone === "warn" ? "warn" : "pending"}`}>{value.toLocaleString("en-US")}</span> : <>{value.toLocaleString("en-US")}</>;
+  if (value === 0)
+    return (
+      <span className="muted" aria-label={`no ${label}`}>
+        –
+      </span>
+    );
+  return tone ? (
+    <span className={`badge badge-${tone === "bad" ? "bad" : tone === "warn" ? "warn" : "pending"}`}>
+      {value.toLocaleString("en-US")}
+    </span>
+  ) : (
+    <>{value.toLocaleString("en-US")}</>
+  );
 }
 
 export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
@@ -18,11 +29,21 @@ export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
           <tr>
             <th scope="col">Thread</th>
             <th scope="col">Tools</th>
-            <th scope="col" className="num">Calls</th>
-            <th scope="col" className="num">Pending</th>
-            <th scope="col" className="num">Errors</th>
-            <th scope="col" className="num">Timed out</th>
-            <th scope="col" className="num">Results</th>
+            <th scope="col" className="num">
+              Calls
+            </th>
+            <th scope="col" className="num">
+              Pending
+            </th>
+            <th scope="col" className="num">
+              Errors
+            </th>
+            <th scope="col" className="num">
+              Timed out
+            </th>
+            <th scope="col" className="num">
+              Results
+            </th>
             <th scope="col">Last activity</th>
           </tr>
         </thead>

@@ -5,7 +5,15 @@ import type { TimelineFeedController } from "./use-timeline-feed.ts";
 import type { TimelineWindow } from "./use-timeline-window.ts";
 import { TimelineRowView } from "./timeline-row.tsx";
 
-export function TimelineFeed({ win, feed, groupId }: { win: TimelineWindow; feed: TimelineFeedController; groupId: string }) {
+export function TimelineFeed({
+  win,
+  feed,
+  groupId,
+}: {
+  win: TimelineWindow;
+  feed: TimelineFeedController;
+  groupId: string;
+}) {
   const { rows, state } = win;
   const { items, virtualizer, focusIndex, expanded, eventsById, scrollRef, updateFollowing } = feed;
   const setSize = state.hasMoreHistory || state.hasBefore ? -1 : rows.length;
@@ -26,7 +34,11 @@ export function TimelineFeed({ win, feed, groupId }: { win: TimelineWindow; feed
         onScroll={updateFollowing}
         data-testid="timeline-scroll"
       >
-        {rows.length === 0 ? <p className="muted timeline-empty">{win.filter.q || win.filter.only ? "No rows match." : "No events in this thread yet."}</p> : null}
+        {rows.length === 0 ? (
+          <p className="muted timeline-empty">
+            {win.filter.q || win.filter.only ? "No rows match." : "No events in this thread yet."}
+          </p>
+        ) : null}
         <div className="timeline-sizer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];
@@ -61,7 +73,11 @@ export function TimelineFeed({ win, feed, groupId }: { win: TimelineWindow; feed
       {win.newer.isError || win.older.isError ? (
         <p className="notice notice-bad timeline-error" role="alert">
           Could not load more of the timeline: {(win.newer.error ?? win.older.error)?.message}{" "}
-          <button type="button" className="link-button" onClick={() => void (win.newer.isError ? win.newer.refetch() : win.older.refetch())}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => void (win.newer.isError ? win.newer.refetch() : win.older.refetch())}
+          >
             Retry
           </button>
         </p>

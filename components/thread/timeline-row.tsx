@@ -70,19 +70,40 @@ function Timing({ call }: { call: CallBrief }) {
     );
   }
   if (call.completedAt) {
-    return <span className="tl-timing">{formatDuration(Date.parse(call.completedAt) - Date.parse(call.requestedAt))}</span>;
+    return (
+      <span className="tl-timing">{formatDuration(Date.parse(call.completedAt) - Date.parse(call.requestedAt))}</span>
+    );
   }
   if (call.timedOutAt) return <span className="tl-timing">deadline {clock(call.timedOutAt)}</span>;
   return null;
 }
 
-function CallRowBody({ call, expanded, onToggle, rowKey, titleId }: { call: CallBrief; expanded: boolean; onToggle: () => void; rowKey: string; titleId: string }) {
+function CallRowBody({
+  call,
+  expanded,
+  onToggle,
+  rowKey,
+  titleId,
+}: {
+  call: CallBrief;
+  expanded: boolean;
+  onToggle: () => void;
+  rowKey: string;
+  titleId: string;
+}) {
   const latest = call.latestResult;
   const tool = presentUntrustedText(call.toolName);
   return (
     <>
       <div className="tl-head">
-        <button type="button" className="tl-toggle" aria-expanded={expanded} aria-controls={`${rowKey}-details`} onClick={onToggle} aria-label={`${expanded ? "Hide" : "Show"} arguments of ${tool}`}>
+        <button
+          type="button"
+          className="tl-toggle"
+          aria-expanded={expanded}
+          aria-controls={`${rowKey}-details`}
+          onClick={onToggle}
+          aria-label={`${expanded ? "Hide" : "Show"} arguments of ${tool}`}
+        >
           <span aria-hidden="true">{expanded ? "▾" : "▸"}</span>
         </button>
         <span className="tl-tool mono" id={titleId}>
@@ -95,7 +116,12 @@ function CallRowBody({ call, expanded, onToggle, rowKey, titleId }: { call: Call
         <Timing call={call} />
         {latest ? <ResultBadges result={latest} resultCount={call.resultCount} /> : null}
         <Link href={`/calls/${call.id}`} className="tl-open">
-          Details<span className="sr-only"> of {tool} {call.callKey}</span> →
+          Details
+          <span className="sr-only">
+            {" "}
+            of {tool} {call.callKey}
+          </span>{" "}
+          →
         </Link>
       </div>
       <div className="tl-preview mono">
@@ -125,7 +151,8 @@ function CallRowBody({ call, expanded, onToggle, rowKey, titleId }: { call: Call
 function FullEventText({ groupId, eventId }: { groupId: string; eventId: number }) {
   const full = useQuery({
     queryKey: queryKeys.eventText(groupId, eventId),
-    queryFn: ({ signal }) => fetchJson<EventText>(`/api/threads/${encodeURIComponent(groupId)}/events/${eventId}/text`, signal),
+    queryFn: ({ signal }) =>
+      fetchJson<EventText>(`/api/threads/${encodeURIComponent(groupId)}/events/${eventId}/text`, signal),
     staleTime: Infinity,
   });
   if (full.isPending) return <span className="muted">Loading…</span>;
@@ -133,10 +160,31 @@ function FullEventText({ groupId, eventId }: { groupId: string; eventId: number 
   return <>{presentUntrustedText(full.data.text)}</>;
 }
 
-function EventRowBody({ event, call, groupId, expanded, onToggle, titleId }: { event: TimelineEvent; call: CallBrief | undefined; groupId: string; expanded: boolean; onToggle: () => void; titleId: string }) {
+function EventRowBody({
+  event,
+  call,
+  groupId,
+  expanded,
+  onToggle,
+  titleId,
+}: {
+  event: TimelineEvent;
+  call: CallBrief | undefined;
+  groupId: string;
+  expanded: boolean;
+  onToggle: () => void;
+  titleId: string;
+}) {
   const label = eventLabel(event);
   const long = event.textTruncated || (event.text?.length ?? 0) > 240 || (event.text?.includes("\n") ?? false);
-  const tone = event.kind === "error" ? "bad" : event.kind === "timeout" ? "warn" : event.kind === "reasoning" ? "muted" : "neutral";
+  const tone =
+    event.kind === "error"
+      ? "bad"
+      : event.kind === "timeout"
+        ? "warn"
+        : event.kind === "reasoning"
+          ? "muted"
+          : "neutral";
   return (
     <>
       <div className="tl-head">
@@ -149,7 +197,9 @@ function EventRowBody({ event, call, groupId, expanded, onToggle, titleId }: { e
             {presentUntrustedText(call.toolName)} · {presentUntrustedText(call.callKey)}
           </Link>
         ) : null}
-        {event.kind === "timeout" && call?.deadlineAt ? <span className="tl-timing">deadline {clock(call.deadlineAt)} UTC</span> : null}
+        {event.kind === "timeout" && call?.deadlineAt ? (
+          <span className="tl-timing">deadline {clock(call.deadlineAt)} UTC</span>
+        ) : null}
       </div>
       {event.text !== null ? (
         <div className={`tl-text${expanded ? " tl-text-open" : ""}`}>
@@ -176,7 +226,8 @@ function rowClass(row: TimelineRow, event: TimelineEvent | undefined): string {
 }
 
 export const TimelineRowView = memo(function TimelineRowView(props: TimelineRowProps) {
-  const { row, index, setSize, start, focused, expanded, event, call, groupId, measureRef, onFocusRow, onToggle } = props;
+  const { row, index, setSize, start, focused, expanded, event, call, groupId, measureRef, onFocusRow, onToggle } =
+    props;
   const titleId = `${row.key}-title`;
   const style: CSSProperties = { transform: `translateY(${start}px)` };
   const onFocus = () => {
@@ -196,7 +247,11 @@ export const TimelineRowView = memo(function TimelineRowView(props: TimelineRowP
 
   if (row.kind === "batch") {
     return (
-      <article {...common} aria-label={`Parallel batch: step ${row.step}, ${row.size} calls`} data-testid="parallel-batch">
+      <article
+        {...common}
+        aria-label={`Parallel batch: step ${row.step}, ${row.size} calls`}
+        data-testid="parallel-batch"
+      >
         <div className="tl-gutter" />
         <div className="tl-body tl-batch-label">
           <span aria-hidden="true">⇉</span> Parallel batch · step {row.step} · {row.size} parallel calls
@@ -215,14 +270,27 @@ export const TimelineRowView = memo(function TimelineRowView(props: TimelineRowP
       <div className="tl-body">
         {row.kind === "call" ? (
           call ? (
-            <CallRowBody call={call} expanded={expanded} onToggle={() => onToggle(row.key)} rowKey={row.key} titleId={titleId} />
+            <CallRowBody
+              call={call}
+              expanded={expanded}
+              onToggle={() => onToggle(row.key)}
+              rowKey={row.key}
+              titleId={titleId}
+            />
           ) : (
             <span id={titleId} className="muted">
               Call #{row.callRowId}
             </span>
           )
         ) : event ? (
-          <EventRowBody event={event} call={call} groupId={groupId} expanded={expanded} onToggle={() => onToggle(row.key)} titleId={titleId} />
+          <EventRowBody
+            event={event}
+            call={call}
+            groupId={groupId}
+            expanded={expanded}
+            onToggle={() => onToggle(row.key)}
+            titleId={titleId}
+          />
         ) : null}
       </div>
     </article>

@@ -4,7 +4,12 @@
 import { useState, type FormEvent, type RefObject } from "react";
 import { TIMELINE_ONLY, type TimelineFilter, type TimelineOnly } from "@/lib/threads/schemas.ts";
 
-const ONLY_LABELS: Record<TimelineOnly, string> = { errors: "Errors", pending: "Pending", low_confidence: "Low confidence", calls: "Calls only" };
+const ONLY_LABELS: Record<TimelineOnly, string> = {
+  errors: "Errors",
+  pending: "Pending",
+  low_confidence: "Low confidence",
+  calls: "Calls only",
+};
 const isOnly = (value: string): value is TimelineOnly => TIMELINE_ONLY.some((only) => only === value);
 
 export type NavTarget = "errors" | "pending" | "low_confidence";
@@ -24,7 +29,12 @@ type Props = {
   goToRef: RefObject<HTMLInputElement | null>;
 };
 
-export function TimelineSearch({ filter, matches, onFilter, searchRef }: Pick<Props, "filter" | "matches" | "onFilter" | "searchRef">) {
+export function TimelineSearch({
+  filter,
+  matches,
+  onFilter,
+  searchRef,
+}: Pick<Props, "filter" | "matches" | "onFilter" | "searchRef">) {
   const [q, setQ] = useState(filter.q ?? "");
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,7 +59,13 @@ export function TimelineSearch({ filter, matches, onFilter, searchRef }: Pick<Pr
         value={filter.only ?? ""}
         // The search box as shown, not the last submitted filter: a choice made right after clearing the box must
         // not bring the old search back.
-        onChange={(event) => onFilter({ ...filter, q: q.trim() || undefined, only: isOnly(event.target.value) ? event.target.value : undefined })}
+        onChange={(event) =>
+          onFilter({
+            ...filter,
+            q: q.trim() || undefined,
+            only: isOnly(event.target.value) ? event.target.value : undefined,
+          })
+        }
         data-testid="thread-only"
       >
         <option value="">All rows</option>
@@ -93,11 +109,23 @@ export function TimelineNav({ onNext, onGoTo, goToRef }: Pick<Props, "onNext" | 
     <div className="tl-nav" role="group" aria-label="Go to">
       {NAV.map(({ target, label, key }) => (
         <span key={target} className="tl-nav-pair">
-          <button type="button" className="button" onClick={() => onNext(target, "prev")} aria-label={`Previous ${label}`} title={`Previous ${label} (Shift+${key.toUpperCase()})`}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => onNext(target, "prev")}
+            aria-label={`Previous ${label}`}
+            title={`Previous ${label} (Shift+${key.toUpperCase()})`}
+          >
             ‹
           </button>
           <span className="small">{label}</span>
-          <button type="button" className="button" onClick={() => onNext(target, "next")} aria-label={`Next ${label}`} title={`Next ${label} (${key})`}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => onNext(target, "next")}
+            aria-label={`Next ${label}`}
+            title={`Next ${label} (${key})`}
+          >
             ›
           </button>
         </span>

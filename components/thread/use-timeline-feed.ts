@@ -68,7 +68,9 @@ export function useTimelineFeed(win: TimelineWindow) {
   const updateFollowing = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return;
-    setFollow(!state.hasMoreHistory && element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK_PX);
+    setFollow(
+      !state.hasMoreHistory && element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK_PX,
+    );
   }, [setFollow, state.hasMoreHistory]);
   useEffect(updateFollowing, [updateFollowing]);
 
@@ -98,7 +100,8 @@ export function useTimelineFeed(win: TimelineWindow) {
   useLayoutEffect(() => {
     const grew = lastEvent > shownLast.current;
     shownLast.current = lastEvent;
-    if (grew && win.follow && !state.hasMoreHistory && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+    if (grew && win.follow && !state.hasMoreHistory && rows.length > 0)
+      virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
     // Only new rows at the end move the view.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lastEvent]);
@@ -146,7 +149,18 @@ export function useTimelineFeed(win: TimelineWindow) {
     });
   }, []);
 
-  return { scrollRef, virtualizer, items, focusIndex, setFocusIndex, focusRow, expanded, onToggle, updateFollowing, eventsById };
+  return {
+    scrollRef,
+    virtualizer,
+    items,
+    focusIndex,
+    setFocusIndex,
+    focusRow,
+    expanded,
+    onToggle,
+    updateFollowing,
+    eventsById,
+  };
 }
 
 export type TimelineFeedController = ReturnType<typeof useTimelineFeed>;

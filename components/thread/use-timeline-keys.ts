@@ -25,7 +25,8 @@ export function useTimelineKeys(win: TimelineWindow, feed: TimelineFeedControlle
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target))
+        return;
       const { win, feed, actions, router } = latest.current;
       const inFeed = event.target instanceof Node && feed.scrollRef.current?.contains(event.target) === true;
       const row = win.rows[feed.focusIndex];
@@ -55,7 +56,12 @@ export function useTimelineKeys(win: TimelineWindow, feed: TimelineFeedControlle
             return true;
           case "Enter":
             // On a link or button inside a row, Enter is theirs.
-            if (!inFeed || (event.target instanceof HTMLElement && event.target.dataset.index === undefined) || row?.kind !== "call") return false;
+            if (
+              !inFeed ||
+              (event.target instanceof HTMLElement && event.target.dataset.index === undefined) ||
+              row?.kind !== "call"
+            )
+              return false;
             router.push(`/calls/${row.callRowId}`);
             return true;
           case "x":

@@ -35,7 +35,8 @@ export function timelineUrl(groupId: string, position: WindowPosition, limit: nu
 
 export function locateUrl(groupId: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== "") params.set(key, String(value));
   return `/api/threads/${encodeURIComponent(groupId)}/locate?${params}`;
 }
 
@@ -48,14 +49,21 @@ export function rowIndexOf(rows: readonly TimelineRow[], eventId: number): numbe
 
 // Over 80 lines: one hook owns every read that moves the window (pages, live poll, jumps), so they share one state.
 // eslint-disable-next-line max-lines-per-function -- the window's queries (after, before, tail, jumps, locate) feed one reducer; split apart they would each need the whole state
-export function useTimelineWindow(options: { groupId: string; initialPage: TimelinePage; initialFilter: TimelineFilter; initialTarget: number | null }) {
+export function useTimelineWindow(options: {
+  groupId: string;
+  initialPage: TimelinePage;
+  initialFilter: TimelineFilter;
+  initialTarget: number | null;
+}) {
   const { groupId } = options;
   const client = useQueryClient();
   const [state, dispatch] = useReducer(timelineReducer, options.initialPage, initialTimelineState);
   const rows = useMemo(() => buildTimelineRows(state.events), [state.events]);
   const [filter, setFilterState] = useState<TimelineFilter>(options.initialFilter);
   const filterKey = filterParams(filter).toString();
-  const [target, setTarget] = useState<JumpTarget | null>(() => (options.initialTarget === null ? null : { eventId: options.initialTarget, serial: 1, align: "center" }));
+  const [target, setTarget] = useState<JumpTarget | null>(() =>
+    options.initialTarget === null ? null : { eventId: options.initialTarget, serial: 1, align: "center" },
+  );
   const [jumping, setJumping] = useState(false);
   const [matches, setMatches] = useState(options.initialPage.matches);
   const [jumpError, setJumpError] = useState<string | null>(null);
@@ -64,7 +72,8 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
 
   const newer = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `after-${state.lastEventId}`),
-    queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, PAGE, filter), signal),
+    queryFn: ({ signal }) =>
+      fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, PAGE, filter), signal),
     enabled: wantNewer && state.hasMoreHistory && !jumping && !state.stale,
     staleTime: Infinity,
     gcTime: 0,
@@ -75,7 +84,8 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
 
   const older = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `before-${state.firstEventId}`),
-    queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { before: state.firstEventId }, PAGE, filter), signal),
+    queryFn: ({ signal }) =>
+      fetchJson<TimelinePage>(timelineUrl(groupId, { before: state.firstEventId }, PAGE, filter), signal),
     enabled: wantOlder && state.hasBefore && !jumping && !state.stale,
     staleTime: Infinity,
     gcTime: 0,
@@ -87,7 +97,8 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
   const [follow, setFollow] = useState(true);
   const live = useQuery({
     queryKey: queryKeys.timelineWindow(groupId, filterKey, `tail-${state.lastEventId}`),
-    queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, LIVE_PAGE, filter), signal),
+    queryFn: ({ signal }) =>
+      fetchJson<TimelinePage>(timelineUrl(groupId, { after: state.lastEventId }, LIVE_PAGE, filter), signal),
     enabled: !state.hasMoreHistory && !jumping && !state.stale,
     refetchInterval: POLL_MS,
     gcTime: 0,
@@ -110,13 +121,22 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
   };
 
   /** Replaces the window with one read at `position` (and the filter), then points the view at `focus`. */
-  const load = async (position: WindowPosition, nextFilter: TimelineFilter, focus: (page: TimelinePage) => JumpTarget | null, ticket = takeTicket()) => {
+  const load = async (
+    position: WindowPosition,
+    nextFilter: TimelineFilter,
+    focus: (page: TimelinePage) => JumpTarget | null,
+    ticket = takeTicket(),
+  ) => {
     if (!isNewest(ticket)) return;
     setJumping(true);
     setJumpError(null);
     try {
       const page = await client.fetchQuery({
-        queryKey: queryKeys.timelineWindow(groupId, filterParams(nextFilter).toString(), `jump-${JSON.stringify(position)}`),
+        queryKey: queryKeys.timelineWindow(
+          groupId,
+          filterParams(nextFilter).toString(),
+          `jump-${JSON.stringify(position)}`,
+        ),
         queryFn: ({ signal }) => fetchJson<TimelinePage>(timelineUrl(groupId, position, WINDOW, nextFilter), signal),
         staleTime: 0,
         gcTime: 0,
@@ -149,7 +169,9 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
     void (async () => {
       try {
         const filtered = Boolean(filter.q || filter.only);
-        const query = filtered ? { target: "match", direction: "prev", q: filter.q, only: filter.only } : { target: "end" };
+        const query = filtered
+          ? { target: "match", direction: "prev", q: filter.q, only: filter.only }
+          : { target: "end" };
         const found = await fetchJson<LocateResult>(locateUrl(groupId, query));
         if (found.eventId === null) return settle(ticket);
         const eventId = found.eventId;
@@ -161,12 +183,16 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
     })();
   };
   const goToStart = () => {
-    void load({ after: 0 }, filter, (page) => (page.events[0] ? { eventId: page.events[0].id, serial: serialNext(), align: "start" } : null));
+    void load({ after: 0 }, filter, (page) =>
+      page.events[0] ? { eventId: page.events[0].id, serial: serialNext(), align: "start" } : null,
+    );
   };
   const setFilter = (next: TimelineFilter) => {
-      setFilterState(next);
-      void load({ after: 0 }, next, (page) => (page.events[0] ? { eventId: page.events[0].id, serial: serialNext(), align: "start" } : null));
-    };
+    setFilterState(next);
+    void load({ after: 0 }, next, (page) =>
+      page.events[0] ? { eventId: page.events[0].id, serial: serialNext(), align: "start" } : null,
+    );
+  };
 
   /** Asks the server where a target is (next error, step N, a call) and goes there; false when nothing matched. */
   const locate = async (query: Record<string, string | number | undefined>): Promise<boolean> => {
@@ -187,7 +213,12 @@ export function useTimelineWindow(options: { groupId: string; initialPage: Timel
       // A filtered window may not hold the found row: leave the filter so the row can be shown in place.
       if ((filter.q || filter.only) && !state.events.some((event) => event.id === found.eventId)) {
         setFilterState({});
-        void load({ around: found.eventId }, {}, () => ({ eventId: found.eventId ?? 0, serial: serialNext(), align: "center" }), ticket);
+        void load(
+          { around: found.eventId },
+          {},
+          () => ({ eventId: found.eventId ?? 0, serial: serialNext(), align: "center" }),
+          ticket,
+        );
       } else goToEvent(found.eventId, ticket);
       return true;
     } catch (error) {

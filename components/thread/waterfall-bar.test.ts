@@ -19,10 +19,20 @@ describe("barOutcome", () => {
 
 describe("barLabel", () => {
   it("says how the call ended", () => {
-    expect(barLabel({ ...line, status: "timed_out", open: false })).toBe("check_visa call_7: starts at +0 ms, timed out after 30.0 s");
-    expect(barLabel({ ...line, status: "errored", open: false, durationMs: 2000 })).toBe("check_visa call_7: starts at +0 ms, errored after 2.00 s");
-    expect(barLabel({ ...line, status: "completed", open: false, offsetMs: 1500, durationMs: 768 })).toBe("check_visa call_7: starts at +1.50 s, took 768 ms");
-    expect(barLabel({ ...line, status: "pending", open: true })).toBe("check_visa call_7: starts at +0 ms, running for 30.0 s");
-    expect(barLabel({ ...line, status: "auth_required", open: true })).toBe("check_visa call_7: starts at +0 ms, running for 30.0 s (needs auth)");
+    expect(barLabel({ ...line, status: "timed_out", open: false })).toBe(
+      "check_visa call_7: starts at +0 ms, timed out after 30.0 s",
+    );
+    expect(barLabel({ ...line, status: "errored", open: false, durationMs: 2000 })).toBe(
+      "check_visa call_7: starts at +0 ms, errored after 2.00 s",
+    );
+    expect(barLabel({ ...line, status: "completed", open: false, offsetMs: 1500, durationMs: 768 })).toBe(
+      "check_visa call_7: starts at +1.50 s, took 768 ms",
+    );
+    expect(barLabel({ ...line, status: "pending", open: true })).toBe(
+      "check_visa call_7: starts at +0 ms, running for 30.0 s",
+    );
+    expect(barLabel({ ...line, status: "auth_required", open: true })).toBe(
+      "check_visa call_7: starts at +0 ms, running for 30.0 s (needs auth)",
+    );
   });
 });

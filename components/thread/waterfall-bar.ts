@@ -16,9 +16,20 @@ export function barOutcome(status: string, open: boolean): BarOutcome {
 }
 
 /** The line's accessible label: tool, call key, start offset and how long it ran, ending with how it ended. */
-export function barLabel(options: { tool: string; callKey: string; status: string; open: boolean; offsetMs: number; durationMs: number }): string {
+export function barLabel(options: {
+  tool: string;
+  callKey: string;
+  status: string;
+  open: boolean;
+  offsetMs: number;
+  durationMs: number;
+}): string {
   const { tool, callKey, status, open, offsetMs, durationMs } = options;
   const { word } = barOutcome(status, open);
-  const ran = open ? `running for ${formatDuration(durationMs)}` : word ? `${word} after ${formatDuration(durationMs)}` : `took ${formatDuration(durationMs)}`;
+  const ran = open
+    ? `running for ${formatDuration(durationMs)}`
+    : word
+      ? `${word} after ${formatDuration(durationMs)}`
+      : `took ${formatDuration(durationMs)}`;
   return `${tool} ${callKey}: starts at +${formatDuration(offsetMs)}, ${ran}${open && word ? ` (${word})` : ""}`;
 }

@@ -13,10 +13,27 @@ function percent(value: number, max: number): string {
   return `${Math.max(1.5, Math.min(100, (value / max) * 100)).toFixed(2)}%`;
 }
 
-export type BarListItem = { key: string; label: ReactNode; value: number; tone?: Tone; href?: string; valueLabel?: string };
+export type BarListItem = {
+  key: string;
+  label: ReactNode;
+  value: number;
+  tone?: Tone;
+  href?: string;
+  valueLabel?: string;
+};
 
 /** Horizontal bars: label, bar, value. A table, so screen readers read label and value together. */
-export function BarList({ caption, items, valueHeader = "Count", labelHeader = "Name" }: { caption: string; items: BarListItem[]; valueHeader?: string; labelHeader?: string }) {
+export function BarList({
+  caption,
+  items,
+  valueHeader = "Count",
+  labelHeader = "Name",
+}: {
+  caption: string;
+  items: BarListItem[];
+  valueHeader?: string;
+  labelHeader?: string;
+}) {
   const max = Math.max(0, ...items.map((item) => item.value));
   return (
     <table className="bar-table">
@@ -36,7 +53,10 @@ export function BarList({ caption, items, valueHeader = "Count", labelHeader = "
             <td className="bar-cell">
               <div className="bar-cell-grid">
                 <span className="bar-track" aria-hidden="true">
-                  <span className={`bar-fill bar-${item.tone ?? "accent"}`} style={{ width: percent(item.value, max) }} />
+                  <span
+                    className={`bar-fill bar-${item.tone ?? "accent"}`}
+                    style={{ width: percent(item.value, max) }}
+                  />
                 </span>
                 <span className="bar-value">{item.valueLabel ?? formatCount(item.value)}</span>
               </div>
@@ -49,22 +69,57 @@ export function BarList({ caption, items, valueHeader = "Count", labelHeader = "
 }
 
 /** `axisLabel` is the short text under the column (e.g. "0.3"); `label` names the bin in titles and the table. */
-export type HistogramBin = { key: string; label: string; axisLabel?: string; value: number; tone?: Tone; description?: string; href?: string };
+export type HistogramBin = {
+  key: string;
+  label: string;
+  axisLabel?: string;
+  value: number;
+  tone?: Tone;
+  description?: string;
+  href?: string;
+};
 
 /** Vertical columns. The picture is one image with a summary; the exact numbers are in the data table below it. */
-export function Histogram({ title, summary, bins, valueHeader = "Count", binHeader = "Range" }: { title: string; summary: string; bins: HistogramBin[]; valueHeader?: string; binHeader?: string }) {
+export function Histogram({
+  title,
+  summary,
+  bins,
+  valueHeader = "Count",
+  binHeader = "Range",
+}: {
+  title: string;
+  summary: string;
+  bins: HistogramBin[];
+  valueHeader?: string;
+  binHeader?: string;
+}) {
   const max = Math.max(0, ...bins.map((bin) => bin.value));
   return (
     <figure className="histogram">
       {/* An image when it is only a picture; a labelled group when its columns link to the explorer (an image may not hold links). */}
-      <div className="histogram-plot" role={bins.some((bin) => bin.href) ? "group" : "img"} aria-label={`${title}. ${summary}`}>
+      <div
+        className="histogram-plot"
+        role={bins.some((bin) => bin.href) ? "group" : "img"}
+        aria-label={`${title}. ${summary}`}
+      >
         {bins.map((bin) => (
           <div key={bin.key} className="histogram-column" title={`${bin.label}: ${formatCount(bin.value)}`}>
             <span className="histogram-count">{bin.value > 0 ? formatCount(bin.value) : ""}</span>
             <span className="histogram-track">
-              <span className={`histogram-bar bar-${bin.tone ?? "accent"}`} style={{ height: percent(bin.value, max) }} />
+              <span
+                className={`histogram-bar bar-${bin.tone ?? "accent"}`}
+                style={{ height: percent(bin.value, max) }}
+              />
             </span>
-            <span className="histogram-label">{bin.href ? <Link href={bin.href} aria-label={`${bin.label}: ${formatCount(bin.value)}, list these calls`}>{bin.axisLabel ?? bin.label}</Link> : (bin.axisLabel ?? bin.label)}</span>
+            <span className="histogram-label">
+              {bin.href ? (
+                <Link href={bin.href} aria-label={`${bin.label}: ${formatCount(bin.value)}, list these calls`}>
+                  {bin.axisLabel ?? bin.label}
+                </Link>
+              ) : (
+                (bin.axisLabel ?? bin.label)
+              )}
+            </span>
           </div>
         ))}
       </div>
@@ -101,7 +156,17 @@ export type StackSegment = { key: string; label: string; value: number; colorInd
 export type StackRow = { key: string; label: ReactNode; segments: StackSegment[]; href?: string };
 
 /** One stacked bar per row (e.g. error types per tool); the breakdown is printed beside the bar. */
-export function StackedBars({ caption, rows, labelHeader, totalHeader = "Total" }: { caption: string; rows: StackRow[]; labelHeader: string; totalHeader?: string }) {
+export function StackedBars({
+  caption,
+  rows,
+  labelHeader,
+  totalHeader = "Total",
+}: {
+  caption: string;
+  rows: StackRow[];
+  labelHeader: string;
+  totalHeader?: string;
+}) {
   const totals = rows.map((row) => row.segments.reduce((sum, segment) => sum + segment.value, 0));
   const max = Math.max(0, ...totals);
   return (
@@ -123,28 +188,36 @@ export function StackedBars({ caption, rows, labelHeader, totalHeader = "Total" 
               </th>
               <td className="bar-cell">
                 <div className="bar-cell-grid">
-                <span className="bar-track" aria-hidden="true">
-                  <span className="bar-stack" style={{ width: percent(total, max) }}>
-                    {row.segments.map((segment) => (
-                      <span
-                        key={segment.key}
-                        className={`bar-fill cat-${segment.colorIndex % 8}`}
-                        style={{ width: percent(segment.value, total) }}
-                        title={`${segment.label}: ${formatCount(segment.value)}`}
-                      />
+                  <span className="bar-track" aria-hidden="true">
+                    <span className="bar-stack" style={{ width: percent(total, max) }}>
+                      {row.segments.map((segment) => (
+                        <span
+                          key={segment.key}
+                          className={`bar-fill cat-${segment.colorIndex % 8}`}
+                          style={{ width: percent(segment.value, total) }}
+                          title={`${segment.label}: ${formatCount(segment.value)}`}
+                        />
+                      ))}
+                    </span>
+                  </span>
+                  <span className="bar-value">{formatCount(total)}</span>
+                  <span className="bar-breakdown small muted">
+                    {row.segments.map((segment, i) => (
+                      <span key={segment.key} className="nowrap">
+                        {i > 0 ? " · " : ""}
+                        <span className={`legend-swatch cat-${segment.colorIndex % 8}`} aria-hidden="true" />
+                        {segment.href ? (
+                          <Link href={segment.href}>
+                            {segment.label} {formatCount(segment.value)}
+                          </Link>
+                        ) : (
+                          <>
+                            {segment.label} {formatCount(segment.value)}
+                          </>
+                        )}
+                      </span>
                     ))}
                   </span>
-                </span>
-                <span className="bar-value">{formatCount(total)}</span>
-                <span className="bar-breakdown small muted">
-                  {row.segments.map((segment, i) => (
-                    <span key={segment.key} className="nowrap">
-                      {i > 0 ? " · " : ""}
-                      <span className={`legend-swatch cat-${segment.colorIndex % 8}`} aria-hidden="true" />
-                      {segment.href ? <Link href={segment.href}>{segment.label} {formatCount(segment.value)}</Link> : <>{segment.label} {formatCount(segment.value)}</>}
-                    </span>
-                  ))}
-                </span>
                 </div>
               </td>
             </tr>

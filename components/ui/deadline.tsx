@@ -19,7 +19,8 @@ export function Deadline({ iso, serverNow }: { iso: string | null; serverNow?: s
   const now = useClock(serverNow);
   if (iso === null) return <span className="muted">none</span>;
   const left = now === null ? null : Date.parse(iso) - now;
-  const label = left === null ? formatTimestamp(iso) : left > 0 ? `in ${formatAge(left)}` : `overdue ${formatAge(-left)}`;
+  const label =
+    left === null ? formatTimestamp(iso) : left > 0 ? `in ${formatAge(left)}` : `overdue ${formatAge(-left)}`;
   return (
     <time dateTime={iso} title={iso} className={`nowrap${left !== null && left <= 0 ? " deadline-overdue" : ""}`}>
       {label}

@@ -12,9 +12,16 @@ const server = http.createServer((request, response) => {
   request.on("end", () => {
     const body = Buffer.concat(chunks).toString("utf8");
     if (request.url === "/ok") response.writeHead(200, { "content-type": "application/json" }).end('{"items":[1,2]}');
-    else if (request.url === "/text") response.writeHead(200, { "content-type": "text/plain", "x-kind": "raw" }).end("é\u0000x");
-    else if (request.url === "/echo") response.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ type: request.headers["content-type"], body }));
-    else if (request.url === "/bad") response.writeHead(422, { "content-type": "application/json" }).end('{"error":{"code":"invalid_query","message":"limit must be a number","path":"limit"}}');
+    else if (request.url === "/text")
+      response.writeHead(200, { "content-type": "text/plain", "x-kind": "raw" }).end("é\u0000x");
+    else if (request.url === "/echo")
+      response
+        .writeHead(201, { "content-type": "application/json" })
+        .end(JSON.stringify({ type: request.headers["content-type"], body }));
+    else if (request.url === "/bad")
+      response
+        .writeHead(422, { "content-type": "application/json" })
+        .end('{"error":{"code":"invalid_query","message":"limit must be a number","path":"limit"}}');
     else response.writeHead(502, "Bad Gateway", { "content-type": "text/html" }).end("<h1>proxy</h1>");
   });
 });
@@ -37,23 +44,42 @@ describe("fetchJson / fetchText / postJson", () => {
     expect(await postJson(`${base}/echo`, { a: 1 })).toEqual({ type: "application/json", body: '{"a":1}' });
     const file = new Blob(['{"x":1}\n'], { type: "application/x-ndjson" });
     expect(await postJson(`${base}/echo`, file)).toEqual({ type: "application/x-ndjson", body: '{"x":1}\n' });
-    expect(await postJson(`${base}/echo`, file, { contentType: "text/plain" })).toEqual({ type: "text/plain", body: '{"x":1}\n' });
+    expect(await postJson(`${base}/echo`, file, { contentType: "text/plain" })).toEqual({
+      type: "text/plain",
+      body: '{"x":1}\n',
+    });
   });
 
   it("throws one ApiError carrying the server's code, message and path", async () => {
     const error = await fetchJson(`${base}/bad`).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: "invalid_query", message: "limit must be a number", path: "limit" });
+    expect(error).toMatchObject({
+      status: 422,
+      code: "invalid_query",
+      message: "limit must be a number",
+      path: "limit",
+    });
     await expect(postJson(`${base}/bad`, {})).rejects.toMatchObject({ status: 422, code: "invalid_query" });
   });
 
   it("falls back to the status line when the body is not the error shape", async () => {
-    await expect(fetchText(`${base}/proxy`)).rejects.toMatchObject({ status: 502, code: "http_error", message: "502 Bad Gateway" });
+    await expect(fetchText(`${base}/proxy`)).rejects.toMatchObject({
+      status: 502,
+      code: "http_error",
+      message: "502 Bad Gateway",
+    });
   });
 });
 
 describe("formatBytes", () => {
   it("uses binary units everywhere", () => {
-    expect([0, 812, 1024, 14_540, 5 * 1024 * 1024, 3 * 1024 ** 3].map(formatBytes)).toEqual(["0 B", "812 B", "1.0 KiB", "14.2 KiB", "5.0 MiB", "3.0 GiB"]);
+    expect([0, 812, 1024, 14_540, 5 * 1024 * 1024, 3 * 1024 ** 3].map(formatBytes)).toEqual([
+      "0 B",
+      "812 B",
+      "1.0 KiB",
+      "14.2 KiB",
+      "5.0 MiB",
+      "3.0 GiB",
+    ]);
   });
 });

@@ -16,10 +16,17 @@ export class ApiError extends Error {
 
 /** The error a non-2xx answer carries: the server's JSON error when it sent one, else the status line. */
 export function apiErrorFrom(status: number, statusText: string, body: unknown): ApiError {
-  if (typeof body === "object" && body !== null && "error" in body && typeof body.error === "object" && body.error !== null) {
+  if (
+    typeof body === "object" &&
+    body !== null &&
+    "error" in body &&
+    typeof body.error === "object" &&
+    body.error !== null
+  ) {
     const error = body.error;
     const code = "code" in error && typeof error.code === "string" ? error.code : "error";
-    const message = "message" in error && typeof error.message === "string" ? error.message : `${status} ${statusText}`.trim();
+    const message =
+      "message" in error && typeof error.message === "string" ? error.message : `${status} ${statusText}`.trim();
     const path = "path" in error && typeof error.path === "string" ? error.path : undefined;
     return new ApiError(status, code, message, path);
   }
@@ -51,7 +58,10 @@ export async function postJson<T>(path: string, body: unknown, options: { conten
   const raw = body instanceof Blob;
   const response = await fetch(path, {
     method: "POST",
-    headers: { "content-type": options.contentType ?? (raw ? body.type || "application/octet-stream" : "application/json"), accept: "application/json" },
+    headers: {
+      "content-type": options.contentType ?? (raw ? body.type || "application/octet-stream" : "application/json"),
+      accept: "application/json",
+    },
     body: raw ? body : JSON.stringify(body),
     cache: "no-store",
   });

@@ -17,11 +17,15 @@ function withQuery(path: string, query: Record<string, string | undefined>): str
 }
 
 /** The threads list (lib/threads/schemas.ts threadListQuerySchema): status, errors=1, pending=1, range=1h|24h|… */
-export function threadsHref(filters: { status?: string; q?: string; errors?: "1"; pending?: "1"; range?: string } = {}): string {
+export function threadsHref(
+  filters: { status?: string; q?: string; errors?: "1"; pending?: "1"; range?: string } = {},
+): string {
   return withQuery("/threads", filters);
 }
 
-export function deliveriesHref(filters: { outcome?: string; group?: string; origin?: string; cursor?: string } = {}): string {
+export function deliveriesHref(
+  filters: { outcome?: string; group?: string; origin?: string; cursor?: string } = {},
+): string {
   return withQuery("/deliveries", filters);
 }
 

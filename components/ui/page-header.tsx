@@ -1,7 +1,15 @@
 // The title row of a page: heading, one line of context, and controls (e.g. the live indicator) on the right.
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div className="page-title">

@@ -26,7 +26,12 @@ type Committed<T> = { items: readonly T[]; from: readonly T[] };
 // The sticky app header covers the top of the viewport; an anchor hidden under it is not "visible".
 const HEADER_OFFSET_PX = 60;
 
-function catchUp<T>(committed: readonly T[], latest: readonly T[], mode: LiveListMode, keyOf: (item: T) => string): readonly T[] {
+function catchUp<T>(
+  committed: readonly T[],
+  latest: readonly T[],
+  mode: LiveListMode,
+  keyOf: (item: T) => string,
+): readonly T[] {
   if (mode === "replace" || committed.length === 0) return latest;
   const shown = new Set(committed.map(keyOf));
   const fresh = latest.filter((item) => !shown.has(keyOf(item)));
@@ -70,7 +75,12 @@ export function useLiveList<T>(latest: readonly T[], options: { keyOf: (item: T)
     const key = keyOf(item);
     shownKeys.add(key);
     const current = latestByKey.get(key);
-    return { key, item: current ?? item, gone: mode === "replace" && current === undefined, arrived: !initialKeys.has(key) };
+    return {
+      key,
+      item: current ?? item,
+      gone: mode === "replace" && current === undefined,
+      arrived: !initialKeys.has(key),
+    };
   });
   let held = 0;
   for (const key of latestByKey.keys()) if (!shownKeys.has(key)) held += 1;

@@ -31,7 +31,12 @@ function buildAuth(database: Database, settings: AccessSettings) {
       return [publicUrl?.origin, host ? `http://${host}` : null, host ? `https://${host}` : null];
     },
     database: prismaAdapter(database.client, { provider: database.provider }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 256,
+    },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Sign-in attempts are limited per address (Better Auth's own limiter, in memory).
     rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
@@ -78,15 +83,32 @@ export async function sessionUser(headers: Headers, auth?: Auth): Promise<Sessio
 }
 
 /** Creates a user with a scrypt-hashed password (the credential account Better Auth signs in with). */
-export async function createUser(auth: Auth, input: { email: string; password: string; name?: string }): Promise<SessionUser> {
+export async function createUser(
+  auth: Auth,
+  input: { email: string; password: string; name?: string },
+): Promise<SessionUser> {
   const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new AppError("invalid", `"${input.email}" is not an email address`, { path: "email" });
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid", `The password must be at least ${MIN_PASSWORD_LENGTH} characters`, { path: "password" });
-  if (input.password.length > 256) throw new AppError("invalid", "The password must be at most 256 characters", { path: "password" });
+  if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    throw new AppError("invalid", `"${input.email}" is not an email address`, { path: "email" });
+  if (input.password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("invalid", `The password must be at least ${MIN_PASSWORD_LENGTH} characters`, {
+      path: "password",
+    });
+  if (input.password.length > 256)
+    throw new AppError("invalid", "The password must be at most 256 characters", { path: "password" });
   const context = await auth.$context;
-  if (await context.internalAdapter.findUserByEmail(email)) throw new AppError("conflict", `A user ${email} already exists`, { path: "email" });
+  if (await context.internalAdapter.findUserByEmail(email))
+    throw new AppError("conflict", `A user ${email} already exists`, { path: "email" });
   const hash = await context.password.hash(input.password);
-  const user = await context.internalAdapter.createUser({ email, name: input.name?.trim() || email, emailVerified: true }, { method: "admin" });
-  await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+  const user = await context.internalAdapter.createUser(
+    { email, name: input.name?.trim() || email, emailVerified: true },
+    { method: "admin" },
+  );
+  await context.internalAdapter.linkAccount({
+    userId: user.id,
+    providerId: "credential",
+    accountId: user.id,
+    password: hash,
+  });
   return { id: user.id, email: user.email, name: user.name };
 }

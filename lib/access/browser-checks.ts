@@ -29,7 +29,12 @@ export function checkHost(headers: RequestHeaders, settings: AccessSettings, fal
 }
 
 /** Whether `origin` is this server as the request reached it (same host and port), or its public URL. */
-export function isSameOrigin(origin: string, headers: RequestHeaders, settings: AccessSettings, urlHost?: string): boolean {
+export function isSameOrigin(
+  origin: string,
+  headers: RequestHeaders,
+  settings: AccessSettings,
+  urlHost?: string,
+): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -50,7 +55,12 @@ export function isSameOrigin(origin: string, headers: RequestHeaders, settings: 
  * Refuses a state-changing request another site's page could have made. `checkBody` is false for endpoints
  * that refuse every non-JSON body themselves and audit the refusal (the callback pipeline).
  */
-export function checkBrowserWrite(method: string, headers: RequestHeaders, settings: AccessSettings, options: { checkBody: boolean; urlHost?: string }): void {
+export function checkBrowserWrite(
+  method: string,
+  headers: RequestHeaders,
+  settings: AccessSettings,
+  options: { checkBody: boolean; urlHost?: string },
+): void {
   if (!isStateChanging(method)) return;
   const origin = headers.get("origin");
   if (origin !== null && !isSameOrigin(origin, headers, settings, options.urlHost)) {

@@ -26,7 +26,10 @@ const CALLBACK_SECRET = "whsec_dGVzdC1jYWxsYmFjay1zZWNyZXQtMDEyMzQ1Njc4OQ==";
 const ORIGIN = "http://127.0.0.1";
 
 function cli(databaseUrl: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, nodeScriptArgs("scripts/toolscope.ts", ...args), { env: { ...process.env, DATABASE_URL: databaseUrl, TOOLSCOPE_SECRET: SECRET }, encoding: "utf8" });
+  const run = spawnSync(process.execPath, nodeScriptArgs("scripts/toolscope.ts", ...args), {
+    env: { ...process.env, DATABASE_URL: databaseUrl, TOOLSCOPE_SECRET: SECRET },
+    encoding: "utf8",
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -52,11 +55,15 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     expect(made.status, made.stderr).toBe(0);
     ingestKey = made.stdout.trimEnd().split("\n").at(-1) ?? "";
     expect(ingestKey).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/);
-    readKey = (await createKey({ name: "dashboard-reader", scope: "read", createdBy: "test", database: t.database })).key;
+    readKey = (await createKey({ name: "dashboard-reader", scope: "read", createdBy: "test", database: t.database }))
+      .key;
     adminKey = (await createKey({ name: "ops", scope: "admin", createdBy: "test", database: t.database })).key;
     // The server migrates on start; on SQLite that needs no other connection open (as in durability.test.ts).
     await t.database.close();
-    const server = await startCallbackServer(t.url, { TOOLSCOPE_SECRET: SECRET, TOOLSCOPE_CALLBACK_SECRET: CALLBACK_SECRET });
+    const server = await startCallbackServer(t.url, {
+      TOOLSCOPE_SECRET: SECRET,
+      TOOLSCOPE_CALLBACK_SECRET: CALLBACK_SECRET,
+    });
     child = server.child;
     base = `http://127.0.0.1:${server.port}`;
     reopened = await openDatabase(resolveDatabaseTarget(t.url));
@@ -74,7 +81,11 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
   });
 
   const register = (groupId: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}/api/events`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ type: "tool_call", group_id: groupId, id: "c1", name: "search" }) });
+    fetch(`${base}/api/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ type: "tool_call", group_id: groupId, id: "c1", name: "search" }),
+    });
 
   async function threadExists(groupId: string): Promise<boolean> {
     return (await t.database.client.thread.count({ where: { groupId } })) === 1;
@@ -103,7 +114,12 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     const group = uniqueId("callback");
     expect((await register(group, { authorization: `Bearer ${ingestKey}` })).status).toBe(201);
     const result = (id: string, text: string) => JSON.stringify({ type: "tool_result", group_id: group, id, text });
-    const post = (body: string, headers: Record<string, string>) => fetch(`${base}/api/callback`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const post = (body: string, headers: Record<string, string>) =>
+      fetch(`${base}/api/callback`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
     expect((await post(result("c1", "unsigned, no key"), {})).status).toBe(401);
     const badSignature = await post(result("c1", "forged"), signatureHeaders("whsec_d3Jvbmc=", result("c1", "forged")));
     expect(badSignature.status).toBe(401);
@@ -116,7 +132,9 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
       body: JSON.stringify({ type: "tool_call", group_id: group, id: "c2", name: "search" }),
     });
     expect(keyed.status).toBe(201);
-    expect((await post(result("c2", "with a key, unsigned"), { authorization: `Bearer ${ingestKey}` })).status).toBe(200);
+    expect((await post(result("c2", "with a key, unsigned"), { authorization: `Bearer ${ingestKey}` })).status).toBe(
+      200,
+    );
     expect((await post(result("c2", "a read key"), { authorization: `Bearer ${readKey}` })).status).toBe(403);
     expect(await t.database.client.toolResult.count({ where: { toolCall: { groupId: group } } })).toBe(2);
   });
@@ -134,23 +152,34 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     const group = uniqueId("rebind");
     // fetch() cannot set Host; what a rebound browser sends is exactly this request.
     const rebound = await new Promise<number>((resolve, reject) => {
-      const request = http.request(`${base}/api/events`, {
-        method: "POST",
-        headers: { host: "attacker.example:80", "content-type": "application/json", authorization: `Bearer ${ingestKey}` },
-      }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
+      const request = http.request(
+        `${base}/api/events`,
+        {
+          method: "POST",
+          headers: {
+            host: "attacker.example:80",
+            "content-type": "application/json",
+            authorization: `Bearer ${ingestKey}`,
+          },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       request.on("error", reject);
       request.end(JSON.stringify({ type: "tool_call", group_id: group, id: "c1", name: "x" }));
     });
     expect(rebound).toBe(403);
-    expect((await register(group, { origin: "http://attacker.example", authorization: `Bearer ${ingestKey}` })).status).toBe(403);
+    expect(
+      (await register(group, { origin: "http://attacker.example", authorization: `Bearer ${ingestKey}` })).status,
+    ).toBe(403);
     expect(await threadExists(group)).toBe(false);
   });
 
   it("Next routes: read and admin scopes, 401 without a credential, health reveals nothing", async () => {
-    const get = (headers: Record<string, string> = {}) => threadsRoute.GET(new Request(`${ORIGIN}/api/threads`, { headers }));
+    const get = (headers: Record<string, string> = {}) =>
+      threadsRoute.GET(new Request(`${ORIGIN}/api/threads`, { headers }));
     expect((await answer(await get())).body.error?.code).toBe("unauthorized");
     expect((await get({ authorization: `Bearer ${ingestKey}` })).status).toBe(403);
     expect((await get({ authorization: `Bearer ${readKey}` })).status).toBe(200);
@@ -158,22 +187,41 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
 
     const transcript = '{"type":"tool_call","group_id":"imp","id":"c1","name":"x"}';
     const upload = (contentType: string, key: string) =>
-      importRoute.POST(new Request(`${ORIGIN}/api/import?format=toolscope`, { method: "POST", headers: { "content-type": contentType, authorization: `Bearer ${key}` }, body: transcript }));
+      importRoute.POST(
+        new Request(`${ORIGIN}/api/import?format=toolscope`, {
+          method: "POST",
+          headers: { "content-type": contentType, authorization: `Bearer ${key}` },
+          body: transcript,
+        }),
+      );
     expect((await upload("application/x-ndjson", readKey)).status).toBe(403);
     expect((await upload("text/plain", adminKey)).status).toBe(415);
 
     const health = await answer(await healthRoute.GET(new Request(`${ORIGIN}/api/health`)));
     expect(health.status).toBe(200);
     expect(Object.keys(health.body).sort()).toEqual(["migrations", "status"]);
-    const full = await answer(await healthRoute.GET(new Request(`${ORIGIN}/api/health`, { headers: { authorization: `Bearer ${readKey}` } })));
+    const full = await answer(
+      await healthRoute.GET(new Request(`${ORIGIN}/api/health`, { headers: { authorization: `Bearer ${readKey}` } })),
+    );
     expect(full.body).toHaveProperty("counts");
   });
 
   it("sign-in (HttpOnly, SameSite=Lax cookie), the settings API with the session, sign-out", async () => {
     const email = `${uniqueId("user")}@example.com`.toLowerCase();
-    await addUser({ email, password: "correct horse battery staple", database: t.database, settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }) });
+    await addUser({
+      email,
+      password: "correct horse battery staple",
+      database: t.database,
+      settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }),
+    });
     const signIn = (password: string) =>
-      authRoute.POST(new Request(`${ORIGIN}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify({ email, password }) }));
+      authRoute.POST(
+        new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: ORIGIN },
+          body: JSON.stringify({ email, password }),
+        }),
+      );
     expect((await signIn("not the password")).status).toBe(401);
     const signedIn = await signIn("correct horse battery staple");
     expect(signedIn.status).toBe(200);
@@ -186,9 +234,17 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
 
     expect((await threadsRoute.GET(new Request(`${ORIGIN}/api/threads`, { headers: { cookie } }))).status).toBe(200);
     const createKeyWith = (headers: Record<string, string>) =>
-      keysRoute.POST(new Request(`${ORIGIN}/api/keys`, { method: "POST", headers: { cookie, ...headers }, body: JSON.stringify({ name: "from-the-page", scope: "read" }) }));
+      keysRoute.POST(
+        new Request(`${ORIGIN}/api/keys`, {
+          method: "POST",
+          headers: { cookie, ...headers },
+          body: JSON.stringify({ name: "from-the-page", scope: "read" }),
+        }),
+      );
     expect((await createKeyWith({ "content-type": "text/plain" })).status).toBe(415);
-    expect((await createKeyWith({ "content-type": "application/json", origin: "http://attacker.example" })).status).toBe(403);
+    expect(
+      (await createKeyWith({ "content-type": "application/json", origin: "http://attacker.example" })).status,
+    ).toBe(403);
     const created = await answer(await createKeyWith({ "content-type": "application/json", origin: ORIGIN }));
     expect(created.status).toBe(201);
     expect(created.body.createdBy).toBe(`user:${email}`);
@@ -196,7 +252,13 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     const listed = await answer(await keysRoute.GET(new Request(`${ORIGIN}/api/keys`, { headers: { cookie } })));
     expect(JSON.stringify(listed.body)).not.toContain(String(created.body.key));
 
-    const signedOut = await authRoute.POST(new Request(`${ORIGIN}/api/auth/sign-out`, { method: "POST", headers: { cookie, "content-type": "application/json", origin: ORIGIN }, body: "{}" }));
+    const signedOut = await authRoute.POST(
+      new Request(`${ORIGIN}/api/auth/sign-out`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", origin: ORIGIN },
+        body: "{}",
+      }),
+    );
     expect(signedOut.status).toBe(200);
     expect((await threadsRoute.GET(new Request(`${ORIGIN}/api/threads`, { headers: { cookie } }))).status).toBe(401);
   });
@@ -206,7 +268,12 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
     // had its own narrower list: signing in at http://192.168.1.5:3000, or any page with a session cookie there,
     // answered 500.
     const email = `${uniqueId("lan")}@example.com`.toLowerCase();
-    await addUser({ email, password: "correct horse battery staple", database: t.database, settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }) });
+    await addUser({
+      email,
+      password: "correct horse battery staple",
+      database: t.database,
+      settings: readAccessSettings({ TOOLSCOPE_SECRET: SECRET }),
+    });
     for (const origin of ["http://192.168.1.5:3000", "http://[fd00::5]:3000", "http://toolscope.localhost:3000"]) {
       const signedIn = await authRoute.POST(
         new Request(`${origin}/api/auth/sign-in/email`, {
@@ -220,22 +287,45 @@ describe.each(testBackends())("exposed mode on $provider", (backend) => {
       expect(signedIn.status, origin).toBe(200);
       const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
       expect(cookie, origin).toMatch(/^toolscope\.session_token=/);
-      expect((await threadsRoute.GET(new Request(`${origin}/api/threads`, { headers: { cookie } }))).status, origin).toBe(200);
+      expect(
+        (await threadsRoute.GET(new Request(`${origin}/api/threads`, { headers: { cookie } }))).status,
+        origin,
+      ).toBe(200);
       const session = await authRoute.GET(new Request(`${origin}/api/auth/get-session`, { headers: { cookie } }));
       expect(session.status, origin).toBe(200);
     }
     // A name outside the allowlist is still refused before Better Auth sees it.
-    expect((await threadsRoute.GET(new Request("http://attacker.example:3000/api/threads", { headers: { cookie: "toolscope.session_token=x.y" } }))).status).toBe(403);
+    expect(
+      (
+        await threadsRoute.GET(
+          new Request("http://attacker.example:3000/api/threads", {
+            headers: { cookie: "toolscope.session_token=x.y" },
+          }),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it("the CLI refuses a user without TOOLSCOPE_SECRET and a key with an unknown scope", () => {
     const bad = cli(t.url, "keys", "create", "--name", "x", "--scope", "write");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--scope ingest|read|admin");
-    const run = spawnSync(process.execPath, nodeScriptArgs("scripts/toolscope.ts", "users", "create", "--email", "a@b.example", "--password", "long enough password"), {
-      env: { ...process.env, DATABASE_URL: t.url, TOOLSCOPE_SECRET: "" },
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      nodeScriptArgs(
+        "scripts/toolscope.ts",
+        "users",
+        "create",
+        "--email",
+        "a@b.example",
+        "--password",
+        "long enough password",
+      ),
+      {
+        env: { ...process.env, DATABASE_URL: t.url, TOOLSCOPE_SECRET: "" },
+        encoding: "utf8",
+      },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("TOOLSCOPE_SECRET");
   });

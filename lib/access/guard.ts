@@ -35,7 +35,10 @@ function bearerToken(header: string): string {
 async function keyPrincipal(header: string, access: Access): Promise<Principal> {
   const key = await verifyKey(bearerToken(header));
   if (access !== "public" && !SCOPES_FOR[access].includes(key.scope)) {
-    throw new AppError("forbidden", `API key "${key.name}" has the ${key.scope} scope; this endpoint needs ${SCOPES_FOR[access].join(" or ")}`);
+    throw new AppError(
+      "forbidden",
+      `API key "${key.name}" has the ${key.scope} scope; this endpoint needs ${SCOPES_FOR[access].join(" or ")}`,
+    );
   }
   return { kind: "key", id: String(key.id), label: key.name, scope: key.scope };
 }
@@ -60,7 +63,10 @@ export async function authorizeRequest(request: IncomingRequest, access: Access)
   checkHost(request.headers, settings, request.url.host);
   // Ingest endpoints (callback, events, OTLP) accept only JSON or protobuf bodies and refuse the rest themselves,
   // in their protocol's answer (an audited 415, a google.rpc.Status): the Origin checks still apply here.
-  checkBrowserWrite(request.method, request.headers, settings, { checkBody: access !== "callback" && access !== "ingest", urlHost: request.url.host });
+  checkBrowserWrite(request.method, request.headers, settings, {
+    checkBody: access !== "callback" && access !== "ingest",
+    urlHost: request.url.host,
+  });
   if (settings.mode === "local") return LOCAL_PRINCIPAL;
 
   const authorization = request.headers.get("authorization");
@@ -69,7 +75,11 @@ export async function authorizeRequest(request: IncomingRequest, access: Access)
   const user = await sessionUser(forwardedHeaders(request));
   if (user) return { kind: "user", id: user.id, label: user.email };
   // A tool that knows only the callback secret: the callback pipeline verifies (and audits) the signature.
-  if (access === "callback" && config().callbackSecrets.length > 0 && request.headers.get("webhook-signature") !== null) {
+  if (
+    access === "callback" &&
+    config().callbackSecrets.length > 0 &&
+    request.headers.get("webhook-signature") !== null
+  ) {
     return { kind: "webhook", label: "signature" };
   }
   throw new AppError(

@@ -15,10 +15,21 @@ export function hashKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export async function createKey(input: { name: string; scope: KeyScope; createdBy: string; database?: Database }): Promise<CreatedApiKey> {
+export async function createKey(input: {
+  name: string;
+  scope: KeyScope;
+  createdBy: string;
+  database?: Database;
+}): Promise<CreatedApiKey> {
   const database = input.database ?? (await getDatabase());
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const view = await insertKey(database.client, { name: input.name, scope: input.scope, prefix: key.slice(0, KEY_PREFIX.length + 6), keyHash: hashKey(key), createdBy: input.createdBy });
+  const view = await insertKey(database.client, {
+    name: input.name,
+    scope: input.scope,
+    prefix: key.slice(0, KEY_PREFIX.length + 6),
+    keyHash: hashKey(key),
+    createdBy: input.createdBy,
+  });
   return { ...view, key };
 }
 
@@ -35,10 +46,12 @@ export async function revokeKey(id: number, database?: Database): Promise<ApiKey
 /** The live key a bearer token names; throws 401 for an unknown or revoked one. */
 export async function verifyKey(token: string, database?: Database): Promise<ApiKeyView> {
   const db = database ?? (await getDatabase());
-  const key = token.startsWith(KEY_PREFIX) && token.length < 200 ? await findKeyByHash(db.client, hashKey(token)) : null;
+  const key =
+    token.startsWith(KEY_PREFIX) && token.length < 200 ? await findKeyByHash(db.client, hashKey(token)) : null;
   if (!key) throw new AppError("unauthorized", "Unknown API key");
   if (key.revokedAt) throw new AppError("unauthorized", `API key "${key.name}" was revoked`);
   const now = new Date();
-  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS) await markKeyUsed(db.client, key.id, now);
+  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_RESOLUTION_MS)
+    await markKeyUsed(db.client, key.id, now);
   return key;
 }

@@ -16,5 +16,7 @@ export const ANONYMOUS_PRINCIPAL: Principal = { kind: "anonymous", label: "anony
 
 /** How an audit row names who did something: "user:ada@example.com", "key:ci-runner", "local". */
 export function describePrincipal(principal: Principal): string {
-  return principal.kind === "local" || principal.kind === "anonymous" ? principal.label : `${principal.kind}:${principal.label}`;
+  return principal.kind === "local" || principal.kind === "anonymous"
+    ? principal.label
+    : `${principal.kind}:${principal.label}`;
 }

@@ -3,7 +3,16 @@ import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { ApiKeyView, KeyScope, UserView } from "./schemas.ts";
 
-type KeyRow = { id: number; name: string; scope: string; prefix: string; createdBy: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+type KeyRow = {
+  id: number;
+  name: string;
+  scope: string;
+  prefix: string;
+  createdBy: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 
 function scopeOf(value: string): KeyScope {
   return value === "ingest" || value === "read" ? value : "admin";
@@ -22,7 +31,10 @@ function keyView(row: KeyRow): ApiKeyView {
   };
 }
 
-export async function insertKey(db: ModelClient, input: { name: string; scope: KeyScope; prefix: string; keyHash: string; createdBy: string }): Promise<ApiKeyView> {
+export async function insertKey(
+  db: ModelClient,
+  input: { name: string; scope: KeyScope; prefix: string; keyHash: string; createdBy: string },
+): Promise<ApiKeyView> {
   return keyView(await db.apiKey.create({ data: input }));
 }
 
@@ -53,6 +65,10 @@ export async function countUsers(db: ModelClient): Promise<number> {
 }
 
 export async function findUsers(db: ModelClient): Promise<UserView[]> {
-  const rows = await db.user.findMany({ orderBy: { createdAt: "asc" }, take: 1000, select: { id: true, email: true, name: true, createdAt: true } });
+  const rows = await db.user.findMany({
+    orderBy: { createdAt: "asc" },
+    take: 1000,
+    select: { id: true, email: true, name: true, createdAt: true },
+  });
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

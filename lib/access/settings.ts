@@ -23,7 +23,9 @@ function hostnameOf(entry: string): string {
   const value = entry.trim().toLowerCase();
   if (value === "") return "";
   try {
-    return new URL(value.includes("://") ? value : `http://${value}`).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname
+      .replace(/^\[|\]$/g, "")
+      .replace(/\.$/, "");
   } catch {
     throw new AccessConfigError(`TOOLSCOPE_ALLOWED_HOSTS: "${entry}" is not a host name`);
   }
@@ -32,7 +34,9 @@ function hostnameOf(entry: string): string {
 export function readAccessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {
   const secret = env.TOOLSCOPE_SECRET?.trim() || null;
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
-    throw new AccessConfigError(`TOOLSCOPE_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it signs session cookies); generate one with \`openssl rand -base64 32\``);
+    throw new AccessConfigError(
+      `TOOLSCOPE_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it signs session cookies); generate one with \`openssl rand -base64 32\``,
+    );
   }
   let publicUrl: URL | null = null;
   const rawPublic = env.TOOLSCOPE_PUBLIC_URL?.trim();
@@ -40,9 +44,12 @@ export function readAccessSettings(env: Record<string, string | undefined> = pro
     try {
       publicUrl = new URL(rawPublic);
     } catch {
-      throw new AccessConfigError(`TOOLSCOPE_PUBLIC_URL must be a URL such as https://toolscope.example.com, got "${rawPublic}"`);
+      throw new AccessConfigError(
+        `TOOLSCOPE_PUBLIC_URL must be a URL such as https://toolscope.example.com, got "${rawPublic}"`,
+      );
     }
-    if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:") throw new AccessConfigError("TOOLSCOPE_PUBLIC_URL must be an http(s) URL");
+    if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:")
+      throw new AccessConfigError("TOOLSCOPE_PUBLIC_URL must be an http(s) URL");
   }
   const allowedHosts = (env.TOOLSCOPE_ALLOWED_HOSTS ?? "").split(",").map(hostnameOf).filter(Boolean);
   if (publicUrl) allowedHosts.push(hostnameOf(publicUrl.host));
@@ -85,7 +92,10 @@ export function refuseToBind(host: string, settings: AccessSettings): string | n
 /** The host name of a Host header value ("example.com:3000" → "example.com", "[::1]:3000" → "::1"). */
 export function hostHeaderName(host: string): string | null {
   try {
-    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+    return new URL(`http://${host}`).hostname
+      .replace(/^\[|\]$/g, "")
+      .replace(/\.$/, "")
+      .toLowerCase();
   } catch {
     return null;
   }
@@ -99,5 +109,7 @@ export function isAllowedHost(host: string | null, settings: AccessSettings): bo
   if (host === null || host === "") return false;
   const name = hostHeaderName(host);
   if (name === null) return false;
-  return LOOPBACK_NAMES.has(name) || name.endsWith(".localhost") || isIP(name) !== 0 || settings.allowedHosts.includes(name);
+  return (
+    LOOPBACK_NAMES.has(name) || name.endsWith(".localhost") || isIP(name) !== 0 || settings.allowedHosts.includes(name)
+  );
 }

@@ -13,7 +13,13 @@ export async function listUsers(database?: Database): Promise<UserView[]> {
   return findUsers((database ?? (await getDatabase())).client);
 }
 
-export async function addUser(input: { email: string; password: string; name?: string; database?: Database; settings?: AccessSettings }): Promise<SessionUser> {
+export async function addUser(input: {
+  email: string;
+  password: string;
+  name?: string;
+  database?: Database;
+  settings?: AccessSettings;
+}): Promise<SessionUser> {
   const auth = input.database ? authFor(input.database, input.settings) : await getAuth();
   return createUser(auth, input);
 }
@@ -36,16 +42,31 @@ export async function setupIsOpen(database?: Database): Promise<boolean> {
 let setupRunning: Promise<unknown> = Promise.resolve();
 
 /** Creates the first admin; refused once any user exists or when the token is wrong. */
-export async function setupFirstUser(input: { token: string; email: string; password: string; name?: string }): Promise<SessionUser> {
+export async function setupFirstUser(input: {
+  token: string;
+  email: string;
+  password: string;
+  name?: string;
+}): Promise<SessionUser> {
   const expected = setupToken();
-  if (expected === null) throw new AppError("not_found", "Setup exists only in exposed mode (TOOLSCOPE_SECRET set); local mode needs no user");
+  if (expected === null)
+    throw new AppError(
+      "not_found",
+      "Setup exists only in exposed mode (TOOLSCOPE_SECRET set); local mode needs no user",
+    );
   const given = Buffer.from(input.token);
   if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {
-    throw new AppError("forbidden", "Wrong setup token: open the setup link the server printed at start", { path: "token" });
+    throw new AppError("forbidden", "Wrong setup token: open the setup link the server printed at start", {
+      path: "token",
+    });
   }
   // One setup at a time in this process, so two racing requests cannot both become the first admin.
   const run = setupRunning.then(async () => {
-    if (!(await setupIsOpen())) throw new AppError("conflict", "Setup is closed: a user exists already. Sign in, or ask an admin for an account.");
+    if (!(await setupIsOpen()))
+      throw new AppError(
+        "conflict",
+        "Setup is closed: a user exists already. Sign in, or ask an admin for an account.",
+      );
     return addUser(input);
   });
   setupRunning = run.catch(() => undefined);

@@ -19,12 +19,17 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-const state = globalThis as typeof globalThis & { toolscopeRefusals?: { buckets: Map<string, Bucket>; limits: Limits; limited: number } };
+const state = globalThis as typeof globalThis & {
+  toolscopeRefusals?: { buckets: Map<string, Bucket>; limits: Limits; limited: number };
+};
 
 function limiter() {
   state.toolscopeRefusals ??= {
     buckets: new Map(),
-    limits: { burst: envNumber("TOOLSCOPE_REFUSAL_BURST", 50), perMinute: envNumber("TOOLSCOPE_REFUSALS_PER_MINUTE", 60) },
+    limits: {
+      burst: envNumber("TOOLSCOPE_REFUSAL_BURST", 50),
+      perMinute: envNumber("TOOLSCOPE_REFUSALS_PER_MINUTE", 60),
+    },
     limited: 0,
   };
   return state.toolscopeRefusals;
@@ -42,7 +47,9 @@ export function refusalsLimited(): number {
 }
 
 export function callerKey(principal: Principal, remoteAddress: string | null): string {
-  return principal.kind === "key" || principal.kind === "user" ? `${principal.kind}:${principal.id}` : `addr:${remoteAddress ?? "unknown"}`;
+  return principal.kind === "key" || principal.kind === "user"
+    ? `${principal.kind}:${principal.id}`
+    : `addr:${remoteAddress ?? "unknown"}`;
 }
 
 function refill(bucket: Bucket, limits: Limits, now: number): void {
@@ -60,7 +67,9 @@ export function checkRefusalBudget(caller: string, now = Date.now()): void {
   if (bucket.tokens >= 1) return;
   limiter().limited += 1;
   const wait = Math.ceil(((1 - bucket.tokens) / limits.perMinute) * 60);
-  throw new AppError("rate_limited", `Too many refused requests from this caller; retry in ${wait} s`, { retryAfterSeconds: wait });
+  throw new AppError("rate_limited", `Too many refused requests from this caller; retry in ${wait} s`, {
+    retryAfterSeconds: wait,
+  });
 }
 
 /** Charges `caller` one refusal when `status` is one. */

@@ -17,7 +17,9 @@ function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue ? formatIssuePath(issue.path) : "";
-  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", { path: path || undefined });
+  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", {
+    path: path || undefined,
+  });
 }
 
 /** A read-scope request, but a POST: it writes the access record, and a JSON body keeps it out of reach of forms. */

@@ -9,7 +9,11 @@ import { createSeeder } from "../overview/test-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 import { exportThreadText, importTranscript } from "../traces/service.ts";
 
-const FORGED = { remote_address: "203.0.113.66", webhook_id: "msg_forged_2Zc9", received_at: "2019-03-04T05:06:07.000Z" };
+const FORGED = {
+  remote_address: "203.0.113.66",
+  webhook_id: "msg_forged_2Zc9",
+  received_at: "2019-03-04T05:06:07.000Z",
+};
 const IMPORTED_AT = new Date("2026-05-01T12:00:00.000Z");
 
 /** The export of `group` with its group id changed and every delivery claiming FORGED provenance. */
@@ -63,14 +67,20 @@ describe.each(testBackends())("import marks on $provider", (backend) => {
       imported: {
         at: IMPORTED_AT.toISOString(),
         by: "key:ci-import",
-        reported: { receivedAt: FORGED.received_at, remoteAddress: FORGED.remote_address, webhookId: FORGED.webhook_id },
+        reported: {
+          receivedAt: FORGED.received_at,
+          remoteAddress: FORGED.remote_address,
+          webhookId: FORGED.webhook_id,
+        },
       },
     });
   });
 
   it("keeps received deliveries as observed and filters the log by origin", async () => {
     const received = await listDeliveries({ query: { origin: "received" }, database: t.database });
-    expect(received.items.map((row) => [row.groupId, row.origin, row.remoteAddress, row.imported])).toEqual([["live", "received", "127.0.0.1", null]]);
+    expect(received.items.map((row) => [row.groupId, row.origin, row.remoteAddress, row.imported])).toEqual([
+      ["live", "received", "127.0.0.1", null],
+    ]);
     expect(received.items[0]?.receivedAt).toBe(received.items[0]?.loggedAt);
     const imported = await listDeliveries({ query: { origin: "imported" }, database: t.database });
     expect(imported.items.map((row) => [row.groupId, row.origin])).toEqual([["planted", "imported"]]);
@@ -82,9 +92,9 @@ describe.each(testBackends())("import marks on $provider", (backend) => {
     const [row] = (await listDeliveries({ query: { group: "planted" }, database: t.database })).items;
     if (row?.toolCallId == null) throw new Error("the planted delivery names no call");
     const detail = await getCallDetail({ callRowId: row.toolCallId, database: t.database });
-    expect(detail.deliveries.map((d) => [d.origin, d.remoteAddress, d.imported?.by, d.imported?.reported.remoteAddress])).toEqual([
-      ["imported", null, "key:ci-import", FORGED.remote_address],
-    ]);
+    expect(
+      detail.deliveries.map((d) => [d.origin, d.remoteAddress, d.imported?.by, d.imported?.reported.remoteAddress]),
+    ).toEqual([["imported", null, "key:ci-import", FORGED.remote_address]]);
   });
 
   it("exports the reported fields unchanged, and export → import → export stays byte-exact", async () => {

@@ -38,7 +38,14 @@ export type StoredProvenance = {
 
 export function provenanceOf(row: StoredProvenance): DeliveryProvenance {
   if (row.importedAt === null) {
-    return { origin: "received", receivedAt: row.receivedAt, remoteAddress: row.remoteAddress, webhookId: row.webhookId, imported: null, loggedAt: row.receivedAt };
+    return {
+      origin: "received",
+      receivedAt: row.receivedAt,
+      remoteAddress: row.remoteAddress,
+      webhookId: row.webhookId,
+      imported: null,
+      loggedAt: row.receivedAt,
+    };
   }
   return {
     origin: "imported",

@@ -45,7 +45,8 @@ export class SecretMasker {
     for (const span of spans) {
       const value = text.slice(span.start, span.end);
       const fingerprint = fingerprintOf(value);
-      if (!this.#found.has(fingerprint)) this.#found.set(fingerprint, { fingerprint, kind: span.kind, preview: value.slice(0, 4) });
+      if (!this.#found.has(fingerprint))
+        this.#found.set(fingerprint, { fingerprint, kind: span.kind, preview: value.slice(0, 4) });
       parts.push(text.slice(copiedUpTo, span.start), maskToken(value, span.kind, fingerprint));
       copiedUpTo = span.end;
     }

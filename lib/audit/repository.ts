@@ -10,11 +10,17 @@ export async function insertAccessRecord(
   client: ModelClient,
   record: { principal: string; action: AccessAction; target: string; detail: string | null; at?: Date },
 ): Promise<AccessRecordView> {
-  const row = await client.accessRecord.create({ data: record, select: { id: true, at: true, principal: true, action: true, target: true, detail: true } });
+  const row = await client.accessRecord.create({
+    data: record,
+    select: { id: true, at: true, principal: true, action: true, target: true, detail: true },
+  });
   return { ...row, at: row.at.toISOString() };
 }
 
-export async function findAccessRecords(client: ModelClient, options: { limit: number; target?: string }): Promise<AccessRecordView[]> {
+export async function findAccessRecords(
+  client: ModelClient,
+  options: { limit: number; target?: string },
+): Promise<AccessRecordView[]> {
   const rows = await client.accessRecord.findMany({
     where: options.target === undefined ? {} : { target: options.target },
     orderBy: [{ at: "desc" }, { id: "desc" }],
@@ -30,7 +36,10 @@ export type SourceTexts = { target: string; texts: (string | null)[] };
 const PAGE = 100;
 
 /** Pages through `read(afterId)` until it returns fewer rows than a page. */
-async function* paged<Row extends { id: number }>(read: (after: number) => Promise<Row[]>, map: (row: Row) => SourceTexts): AsyncGenerator<SourceTexts> {
+async function* paged<Row extends { id: number }>(
+  read: (after: number) => Promise<Row[]>,
+  map: (row: Row) => SourceTexts,
+): AsyncGenerator<SourceTexts> {
   let after = 0;
   for (;;) {
     const rows = await read(after);
@@ -48,7 +57,14 @@ async function scopeFilters(client: ModelClient, scope: RevealScope) {
   if (scope.kind === "call") {
     const id = Number(scope.id);
     if (!Number.isSafeInteger(id)) return null;
-    return { call: { id }, result: { toolCallId: id }, event: { toolCallId: id }, delivery: { toolCallId: id }, turn: null, thread: null };
+    return {
+      call: { id },
+      result: { toolCallId: id },
+      event: { toolCallId: id },
+      delivery: { toolCallId: id },
+      turn: null,
+      thread: null,
+    };
   }
   const thread = await client.thread.findUnique({ where: { groupId: scope.id }, select: { id: true, title: true } });
   if (thread === null) return null;
@@ -66,7 +82,9 @@ async function scopeFilters(client: ModelClient, scope: RevealScope) {
 export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): AsyncGenerator<SourceTexts> {
   if (scope.kind === "delivery") {
     const id = Number(scope.id);
-    const row = Number.isSafeInteger(id) ? await client.delivery.findUnique({ where: { id }, select: { id: true, rawBody: true } }) : null;
+    const row = Number.isSafeInteger(id)
+      ? await client.delivery.findUnique({ where: { id }, select: { id: true, rawBody: true } })
+      : null;
     if (row !== null) yield { target: `delivery:${row.id}`, texts: [bodyText(row.rawBody)] };
     return;
   }
@@ -81,11 +99,23 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
         where: { AND: [where.call, after(id)] },
         orderBy: { id: "asc" },
         take: PAGE,
-        select: { id: true, argumentsText: true, argumentsEscaped: true, argumentsJson: true, declarationJson: true, outputSchemaJson: true },
+        select: {
+          id: true,
+          argumentsText: true,
+          argumentsEscaped: true,
+          argumentsJson: true,
+          declarationJson: true,
+          outputSchemaJson: true,
+        },
       }),
     (row) => ({
       target: `call:${row.id}`,
-      texts: [row.argumentsText === null ? null : decodeStoredText(row.argumentsText, row.argumentsEscaped), row.argumentsJson, row.declarationJson, row.outputSchemaJson],
+      texts: [
+        row.argumentsText === null ? null : decodeStoredText(row.argumentsText, row.argumentsEscaped),
+        row.argumentsJson,
+        row.declarationJson,
+        row.outputSchemaJson,
+      ],
     }),
   );
   yield* paged(
@@ -106,10 +136,19 @@ export async function* scanScopeTexts(client: ModelClient, scope: RevealScope): 
         take: PAGE,
         select: { id: true, text: true, textEscaped: true, dataJson: true, rawJson: true },
       }),
-    (row) => ({ target: `event:${row.id}`, texts: [row.text === null ? null : decodeStoredText(row.text, row.textEscaped), row.dataJson, row.rawJson] }),
+    (row) => ({
+      target: `event:${row.id}`,
+      texts: [row.text === null ? null : decodeStoredText(row.text, row.textEscaped), row.dataJson, row.rawJson],
+    }),
   );
   yield* paged(
-    (id) => client.delivery.findMany({ where: { AND: [where.delivery, after(id)] }, orderBy: { id: "asc" }, take: PAGE, select: { id: true, rawBody: true } }),
+    (id) =>
+      client.delivery.findMany({
+        where: { AND: [where.delivery, after(id)] },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, rawBody: true },
+      }),
     (row) => ({ target: `delivery:${row.id}`, texts: [bodyText(row.rawBody)] }),
   );
   if (where.turn === null) return;

@@ -33,7 +33,11 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
     t = await useTestDatabase(backend);
     const seed = createSeeder(t.database);
     await seed.call({ group_id: "leaky", id: "c1", name: "read_env", arguments: JSON.stringify({ token: GITHUB }) });
-    await seed.deliver({ group_id: "leaky", id: "c1", text: `ANTHROPIC_API_KEY=${ANTHROPIC}\nAWS_ACCESS_KEY_ID=${AWS}\n` });
+    await seed.deliver({
+      group_id: "leaky",
+      id: "c1",
+      text: `ANTHROPIC_API_KEY=${ANTHROPIC}\nAWS_ACCESS_KEY_ID=${AWS}\n`,
+    });
     await seed.call({ group_id: "leaky-2", id: "c1", name: "read_env", arguments: "{}" });
     await seed.deliver({ group_id: "leaky-2", id: "c1", text: `ANTHROPIC_API_KEY=${ANTHROPIC}` });
     const [row] = (await listDeliveries({ query: { group: "leaky" }, database: t.database })).items;
@@ -46,10 +50,23 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
   it("builds the call page's DTO with every secret masked and listed by fingerprint", async () => {
     const detail = await getCallDetail({ callRowId, database: t.database });
     expectNoSecret(detail);
-    expect(detail.results[0]?.text.head).toBe(`ANTHROPIC_API_KEY=sk-a…[masked anthropic_key #${fingerprintOf(ANTHROPIC)}]\nAWS_ACCESS_KEY_ID=AKIA…[masked aws_access_key #${fingerprintOf(AWS)}]\n`);
-    expect(detail.results[0]?.flags).toMatchObject({ secretCount: 2, secretKinds: ["anthropic_key", "aws_access_key"] });
-    expect(detail.secrets.map((secret) => secret.kind).sort()).toEqual(["anthropic_key", "aws_access_key", "github_token"]);
-    expect(detail.secrets.find((secret) => secret.kind === "github_token")).toEqual({ kind: "github_token", preview: "ghp_", fingerprint: fingerprintOf(GITHUB) });
+    expect(detail.results[0]?.text.head).toBe(
+      `ANTHROPIC_API_KEY=sk-a…[masked anthropic_key #${fingerprintOf(ANTHROPIC)}]\nAWS_ACCESS_KEY_ID=AKIA…[masked aws_access_key #${fingerprintOf(AWS)}]\n`,
+    );
+    expect(detail.results[0]?.flags).toMatchObject({
+      secretCount: 2,
+      secretKinds: ["anthropic_key", "aws_access_key"],
+    });
+    expect(detail.secrets.map((secret) => secret.kind).sort()).toEqual([
+      "anthropic_key",
+      "aws_access_key",
+      "github_token",
+    ]);
+    expect(detail.secrets.find((secret) => secret.kind === "github_token")).toEqual({
+      kind: "github_token",
+      preview: "ghp_",
+      fingerprint: fingerprintOf(GITHUB),
+    });
     expectNoSecret(await getCallInfo({ callRowId, database: t.database }));
     const whole = await getMaskedResultText({ resultId: detail.results[0]?.id ?? 0, database: t.database });
     expectNoSecret(whole);
@@ -70,18 +87,41 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
     expect(comparison.secrets.length).toBeGreaterThanOrEqual(2);
     expectNoSecret(await getThreadSummary({ groupId: "leaky", database: t.database }));
     const detail = await getCallDetail({ callRowId, database: t.database });
-    for (const event of detail.events) expectNoSecret(await getEventText({ groupId: "leaky", eventId: event.id, database: t.database }));
+    for (const event of detail.events)
+      expectNoSecret(await getEventText({ groupId: "leaky", eventId: event.id, database: t.database }));
   });
 
   it("reveals one value by fingerprint and records who, when and which row — never the value", async () => {
     const now = new Date("2026-06-01T10:00:00.000Z");
-    const answer = await revealSecret({ request: { fingerprint: fingerprintOf(AWS), scopes: [{ kind: "call", id: String(callRowId) }] }, principal: ADA, now, database: t.database });
-    expect(answer).toMatchObject({ value: AWS, kind: "aws_access_key", foundIn: expect.stringMatching(/^result:\d+$/) });
-    expect(answer.record).toMatchObject({ principal: "user:ada@example.com", action: "reveal", at: now.toISOString(), target: answer.foundIn });
-    const github = await revealSecret({ request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "thread", id: "leaky" }] }, principal: ADA, database: t.database });
+    const answer = await revealSecret({
+      request: { fingerprint: fingerprintOf(AWS), scopes: [{ kind: "call", id: String(callRowId) }] },
+      principal: ADA,
+      now,
+      database: t.database,
+    });
+    expect(answer).toMatchObject({
+      value: AWS,
+      kind: "aws_access_key",
+      foundIn: expect.stringMatching(/^result:\d+$/),
+    });
+    expect(answer.record).toMatchObject({
+      principal: "user:ada@example.com",
+      action: "reveal",
+      at: now.toISOString(),
+      target: answer.foundIn,
+    });
+    const github = await revealSecret({
+      request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "thread", id: "leaky" }] },
+      principal: ADA,
+      database: t.database,
+    });
     expect(github).toMatchObject({ value: GITHUB, foundIn: `call:${callRowId}` });
     const [delivery] = (await listDeliveries({ query: { group: "leaky" }, database: t.database })).items;
-    const fromBody = await revealSecret({ request: { fingerprint: fingerprintOf(ANTHROPIC), scopes: [{ kind: "delivery", id: String(delivery?.id) }] }, principal: ADA, database: t.database });
+    const fromBody = await revealSecret({
+      request: { fingerprint: fingerprintOf(ANTHROPIC), scopes: [{ kind: "delivery", id: String(delivery?.id) }] },
+      principal: ADA,
+      database: t.database,
+    });
     expect(fromBody).toMatchObject({ value: ANTHROPIC, foundIn: `delivery:${delivery?.id}` });
 
     const log = await listAccessRecords({ database: t.database });
@@ -97,9 +137,19 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
   it("answers not_found for a fingerprint outside the scope, and records nothing", async () => {
     const before = (await listAccessRecords({ database: t.database })).length;
     await expect(
-      revealSecret({ request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "thread", id: "leaky-2" }] }, principal: ADA, database: t.database }),
+      revealSecret({
+        request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "thread", id: "leaky-2" }] },
+        principal: ADA,
+        database: t.database,
+      }),
     ).rejects.toMatchObject({ code: "not_found", path: "fingerprint" });
-    await expect(revealSecret({ request: { fingerprint: "0123456789ab", scopes: [{ kind: "call", id: "nope" }] }, principal: ADA, database: t.database })).rejects.toMatchObject({
+    await expect(
+      revealSecret({
+        request: { fingerprint: "0123456789ab", scopes: [{ kind: "call", id: "nope" }] },
+        principal: ADA,
+        database: t.database,
+      }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
     // The GitHub token is in call c1 of "leaky"'s arguments; the call of "leaky-2" does not hold it. (The call
@@ -107,7 +157,11 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
     const [other] = (await listDeliveries({ query: { group: "leaky-2" }, database: t.database })).items;
     expect(other?.toolCallId).not.toBe(callRowId);
     await expect(
-      revealSecret({ request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "call", id: String(other?.toolCallId) }] }, principal: ADA, database: t.database }),
+      revealSecret({
+        request: { fingerprint: fingerprintOf(GITHUB), scopes: [{ kind: "call", id: String(other?.toolCallId) }] },
+        principal: ADA,
+        database: t.database,
+      }),
     ).rejects.toMatchObject({ code: "not_found", path: "fingerprint" });
     expect(await listAccessRecords({ database: t.database })).toHaveLength(before);
   });
@@ -118,7 +172,16 @@ describe.each(testBackends())("masking and reveals on $provider", (backend) => {
     expect(new TextDecoder().decode(raw.bytes)).toBe(`ANTHROPIC_API_KEY=${ANTHROPIC}\nAWS_ACCESS_KEY_ID=${AWS}\n`);
     const exported = await exportThreadText({ groupId: "leaky", database: t.database });
     for (const secret of SECRETS) expect(exported).toContain(secret);
-    await recordAccess({ principal: { kind: "key", id: "k", label: "auditor", scope: "read" }, action: "export", target: "thread:leaky", database: t.database });
-    expect((await listAccessRecords({ target: "thread:leaky", database: t.database }))[0]).toMatchObject({ principal: "key:auditor", action: "export", detail: null });
+    await recordAccess({
+      principal: { kind: "key", id: "k", label: "auditor", scope: "read" },
+      action: "export",
+      target: "thread:leaky",
+      database: t.database,
+    });
+    expect((await listAccessRecords({ target: "thread:leaky", database: t.database }))[0]).toMatchObject({
+      principal: "key:auditor",
+      action: "export",
+      detail: null,
+    });
   });
 });

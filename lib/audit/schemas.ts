@@ -28,7 +28,14 @@ export const revealRequestSchema = z.strictObject({
 });
 export type RevealRequest = z.infer<typeof revealRequestSchema>;
 
-export type AccessRecordView = { id: number; at: string; principal: string; action: string; target: string; detail: string | null };
+export type AccessRecordView = {
+  id: number;
+  at: string;
+  principal: string;
+  action: string;
+  target: string;
+  detail: string | null;
+};
 
 export type RevealAnswer = {
   value: string;

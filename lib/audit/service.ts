@@ -39,12 +39,17 @@ function findIn(text: string, fingerprint: string): Found | null {
         if (fingerprintOf(value) === fingerprint) return { value, kind: span.kind, span: "(in a JSON string)" };
       }
     } else if (Array.isArray(item)) pending.push(...item);
-    else if (typeof item === "object" && item !== null) for (const [key, inner] of Object.entries(item)) pending.push(key, inner);
+    else if (typeof item === "object" && item !== null)
+      for (const [key, inner] of Object.entries(item)) pending.push(key, inner);
   }
   return null;
 }
 
-async function locate(db: Database, scope: RevealScope, fingerprint: string): Promise<(Found & { target: string }) | null> {
+async function locate(
+  db: Database,
+  scope: RevealScope,
+  fingerprint: string,
+): Promise<(Found & { target: string }) | null> {
   for await (const source of scanScopeTexts(db.client, scope)) {
     for (const text of source.texts) {
       if (text === null) continue;
@@ -56,7 +61,12 @@ async function locate(db: Database, scope: RevealScope, fingerprint: string): Pr
 }
 
 /** POST /api/secrets/reveal: the one value behind a masked "#fingerprint", recorded before it is answered. */
-export async function revealSecret(options: { request: RevealRequest; principal: Principal; database?: Database; now?: Date }): Promise<RevealAnswer> {
+export async function revealSecret(options: {
+  request: RevealRequest;
+  principal: Principal;
+  database?: Database;
+  now?: Date;
+}): Promise<RevealAnswer> {
   const db = options.database ?? (await getDatabase());
   const { fingerprint, scopes } = options.request;
   for (const scope of scopes) {
@@ -72,19 +82,36 @@ export async function revealSecret(options: { request: RevealRequest; principal:
     return { value: found.value, kind: found.kind, fingerprint, foundIn: found.target, record };
   }
   const where = scopes.map((scope) => `${scope.kind} ${JSON.stringify(scope.id)}`).join(" or ");
-  throw new AppError("not_found", `No masked value #${fingerprint} in ${where}; masks change when the server restarts, so reload the page and try again`, {
-    path: "fingerprint",
-  });
+  throw new AppError(
+    "not_found",
+    `No masked value #${fingerprint} in ${where}; masks change when the server restarts, so reload the page and try again`,
+    {
+      path: "fingerprint",
+    },
+  );
 }
 
 /** Records a read of an exact copy (export, raw text, raw body): cheap, one row. */
-export async function recordAccess(options: { principal: Principal; action: AccessAction; target: string; detail?: string | null; database?: Database }): Promise<void> {
+export async function recordAccess(options: {
+  principal: Principal;
+  action: AccessAction;
+  target: string;
+  detail?: string | null;
+  database?: Database;
+}): Promise<void> {
   const db = options.database ?? (await getDatabase());
-  await insertAccessRecord(db.client, { principal: describePrincipal(options.principal), action: options.action, target: options.target, detail: options.detail ?? null });
+  await insertAccessRecord(db.client, {
+    principal: describePrincipal(options.principal),
+    action: options.action,
+    target: options.target,
+    detail: options.detail ?? null,
+  });
 }
 
 /** The newest access records (reveals, exports, raw reads), optionally of one target. */
-export async function listAccessRecords(options: { limit?: number; target?: string; database?: Database } = {}): Promise<AccessRecordView[]> {
+export async function listAccessRecords(
+  options: { limit?: number; target?: string; database?: Database } = {},
+): Promise<AccessRecordView[]> {
   const db = options.database ?? (await getDatabase());
   return findAccessRecords(db.client, { limit: options.limit ?? 100, target: options.target });
 }

@@ -25,7 +25,10 @@ export const callEndpoint = endpoint<{ id: string }>({
   async handle(request, params) {
     const { id } = parseQuery(z.object({ id: rowIdSchema }), params);
     const { view } = parseQuery(callQuerySchema, request.url.searchParams);
-    return jsonReply(200, view === "call" ? await getCallInfo({ callRowId: id }) : await getCallDetail({ callRowId: id }));
+    return jsonReply(
+      200,
+      view === "call" ? await getCallInfo({ callRowId: id }) : await getCallDetail({ callRowId: id }),
+    );
   },
 });
 
@@ -38,7 +41,9 @@ export const callDeliveryBodyEndpoint = endpoint<{ id: string; deliveryId: strin
     await recordAccess({ principal, action: "raw", target: `delivery:${deliveryId}` });
     return bytesReply(body.bytes, {
       ...INERT_TEXT,
-      [DELIVERY_TRUNCATED_HEADER]: body.truncated ? `kept the first ${body.bytes.length} of ${body.bodyBytes} bytes` : "no",
+      [DELIVERY_TRUNCATED_HEADER]: body.truncated
+        ? `kept the first ${body.bytes.length} of ${body.bodyBytes} bytes`
+        : "no",
     });
   },
 });

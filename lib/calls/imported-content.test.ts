@@ -19,7 +19,10 @@ describe.each(testBackends())("imported call detail on $provider", (backend) => 
   async function detailOf(text: string, callKey: string) {
     const groupId = uniqueId("content");
     expect((await importTranscript({ text, groupId, database: t.database })).status).toBe(201);
-    const call = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId, callKey }, select: { id: true } });
+    const call = await t.database.client.toolCall.findFirstOrThrow({
+      where: { groupId, callKey },
+      select: { id: true },
+    });
     return getCallDetail({ callRowId: call.id, database: t.database });
   }
 
@@ -31,7 +34,13 @@ describe.each(testBackends())("imported call detail on $provider", (backend) => 
         { type: "text", text: "Site 7: photo and report attached." },
         { type: "image", mimeType: "image/png", data: PNG },
         { type: "document", mimeType: "application/pdf", data: PDF, title: "report-7.pdf" },
-        { type: "document", mimeType: "text/plain", text: "Crack on pillar B.", title: "notes.txt", extra: { format: "anthropic", fields: { cache_control: { type: "ephemeral" } } } },
+        {
+          type: "document",
+          mimeType: "text/plain",
+          text: "Crack on pillar B.",
+          title: "notes.txt",
+          extra: { format: "anthropic", fields: { cache_control: { type: "ephemeral" } } },
+        },
       ],
     });
   });
@@ -44,16 +53,46 @@ describe.each(testBackends())("imported call detail on $provider", (backend) => 
   it("shows MCP tool titles and annotations, and keeps MCP blocks in the MCP panel", async () => {
     const log = [
       { jsonrpc: "2.0", id: 1, method: "tools/list" },
-      { jsonrpc: "2.0", id: 1, result: { tools: [{ name: "echo", title: "Echo Tool", inputSchema: { type: "object" }, annotations: { readOnlyHint: true, destructiveHint: false } }] } },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "hi", order: 12345678901234567890 } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        result: {
+          tools: [
+            {
+              name: "echo",
+              title: "Echo Tool",
+              inputSchema: { type: "object" },
+              annotations: { readOnlyHint: true, destructiveHint: false },
+            },
+          ],
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: "hi", order: 12345678901234567890 } },
+      },
       { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "Echo: hi" }] } },
     ];
-    const detail = await detailOf(log.map((line) => JSON.stringify(line).replace('"order":12345678901234567000', '"order":12345678901234567890')).join("\n"), "mcp-2");
-    expect(detail.call.declaration).toMatchObject({ title: "Echo Tool", annotations: { readOnlyHint: true, destructiveHint: false } });
+    const detail = await detailOf(
+      log
+        .map((line) => JSON.stringify(line).replace('"order":12345678901234567000', '"order":12345678901234567890'))
+        .join("\n"),
+      "mcp-2",
+    );
+    expect(detail.call.declaration).toMatchObject({
+      title: "Echo Tool",
+      annotations: { readOnlyHint: true, destructiveHint: false },
+    });
     expect(detail.results[0]?.content).toBeNull();
     expect(detail.results[0]?.mcp?.content).toEqual([{ type: "text", text: "Echo: hi" }]);
     // Integers above 2^53 keep their digits on the page.
     expect(detail.call.arguments.raw?.head).toBe('{"message":"hi","order":12345678901234567890}');
-    expect(detail.call.arguments.formatted).toEqual({ kind: "text", text: '{\n  "message": "hi",\n  "order": 12345678901234567890\n}', truncated: false });
+    expect(detail.call.arguments.formatted).toEqual({
+      kind: "text",
+      text: '{\n  "message": "hi",\n  "order": 12345678901234567890\n}',
+      truncated: false,
+    });
   });
 });

@@ -14,8 +14,18 @@ describe("splitPatchFiles", () => {
   it("reads the seed's own example (with its wrong hunk count)", () => {
     const [file, ...rest] = splitPatchFiles(SEED, "src/main.rs");
     expect(rest).toEqual([]);
-    expect(file).toMatchObject({ oldPath: "src/main.rs", newPath: "src/main.rs", kind: "modify", additions: 1, deletions: 0 });
-    expect(parsedChanges(file?.gitText ?? "")).toEqual(["normal:fn main() {", 'insert: println!("hello");', "normal:}"]);
+    expect(file).toMatchObject({
+      oldPath: "src/main.rs",
+      newPath: "src/main.rs",
+      kind: "modify",
+      additions: 1,
+      deletions: 0,
+    });
+    expect(parsedChanges(file?.gitText ?? "")).toEqual([
+      "normal:fn main() {",
+      'insert: println!("hello");',
+      "normal:}",
+    ]);
     // A trailing newline adds no phantom context line, even when the hunk header over-counts.
     expect(parsedChanges(splitPatchFiles(`${SEED}\n`, "src/main.rs")[0]?.gitText ?? "")).toHaveLength(3);
   });
@@ -63,7 +73,8 @@ describe("splitPatchFiles", () => {
   });
 
   it("splits plain diff -u output with several files and CRLF line ends", () => {
-    const patch = "--- a.txt\t2024-01-01\r\n+++ a.txt\t2024-01-02\r\n@@ -1 +1 @@\r\n-1\r\n+2\r\n--- b.txt\r\n+++ b.txt\r\n@@ -1 +1,2 @@\r\n x\r\n+y\r\n";
+    const patch =
+      "--- a.txt\t2024-01-01\r\n+++ a.txt\t2024-01-02\r\n@@ -1 +1 @@\r\n-1\r\n+2\r\n--- b.txt\r\n+++ b.txt\r\n@@ -1 +1,2 @@\r\n x\r\n+y\r\n";
     const files = splitPatchFiles(patch, "x");
     expect(files.map((f) => [f.newPath, f.additions, f.deletions])).toEqual([
       ["a.txt", 1, 1],
@@ -80,7 +91,10 @@ describe("splitPatchFiles", () => {
   });
 
   it("keeps hostile file names as data", () => {
-    const [file] = splitPatchFiles('--- a/<img src=x onerror=alert(1)>.js\n+++ b/<img src=x onerror=alert(1)>.js\n@@ -1 +1 @@ <script>alert(1)</script>\n-a\n+b\n', "x");
+    const [file] = splitPatchFiles(
+      "--- a/<img src=x onerror=alert(1)>.js\n+++ b/<img src=x onerror=alert(1)>.js\n@@ -1 +1 @@ <script>alert(1)</script>\n-a\n+b\n",
+      "x",
+    );
     expect(file?.newPath).toBe("<img src=x onerror=alert(1)>.js");
     expect(parsedChanges(file?.gitText ?? "")).toEqual(["delete:a", "insert:b"]);
   });

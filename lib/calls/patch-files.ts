@@ -41,7 +41,12 @@ export function splitPatchFiles(patch: string, fallbackPath: string): PatchFile[
       additions: file.additions,
       deletions: file.deletions,
       binary: file.binary && !file.hasHunk,
-      gitText: [`diff --git a/${gitPath(oldPath)} b/${gitPath(newPath)}`, `--- ${oldHeader}`, `+++ ${newHeader}`, ...file.body].join("\n"),
+      gitText: [
+        `diff --git a/${gitPath(oldPath)} b/${gitPath(newPath)}`,
+        `--- ${oldHeader}`,
+        `+++ ${newHeader}`,
+        ...file.body,
+      ].join("\n"),
     });
   }
   return files;

@@ -61,7 +61,13 @@ export async function findDeliveries(client: ModelClient, toolCallId: number, ta
   });
   return rows.map(({ receivedAt, remoteAddress, webhookId, importedAt, importedBy, ...row }) => ({
     ...row,
-    ...provenanceOf({ receivedAt: iso(receivedAt), remoteAddress, webhookId, importedAt: importedAt === null ? null : iso(importedAt), importedBy }),
+    ...provenanceOf({
+      receivedAt: iso(receivedAt),
+      remoteAddress,
+      webhookId,
+      importedAt: importedAt === null ? null : iso(importedAt),
+      importedBy,
+    }),
   }));
 }
 
@@ -99,5 +105,8 @@ export async function findResultText(client: ModelClient, resultId: number) {
 /** The timeline events of these results (an import keeps a result's content blocks in its event's dataJson). */
 export async function findResultEvents(client: ModelClient, resultIds: number[]) {
   if (resultIds.length === 0) return [];
-  return client.event.findMany({ where: { resultId: { in: resultIds }, kind: "tool_result" }, select: { resultId: true, dataJson: true, source: true } });
+  return client.event.findMany({
+    where: { resultId: { in: resultIds }, kind: "tool_result" },
+    select: { resultId: true, dataJson: true, source: true },
+  });
 }

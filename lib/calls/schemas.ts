@@ -13,7 +13,10 @@ import type { SchemaTarget } from "../results/analyze.ts";
 export { rowIdSchema } from "../http/query.ts";
 
 export const callQuerySchema = z.object({
-  view: z.enum(["detail", "call"]).optional().describe('"call": the call alone (arguments, declaration), without results or deliveries'),
+  view: z
+    .enum(["detail", "call"])
+    .optional()
+    .describe('"call": the call alone (arguments, declaration), without results or deliveries'),
 });
 
 export const resultTextQuerySchema = z.object({
@@ -132,7 +135,14 @@ export type DeliverySummary = DeliveryProvenance & {
   resultId: number | null;
 };
 
-export type CallEventView = { id: number; kind: string; occurredAt: string; text: string | null; layer: string | null; source: string };
+export type CallEventView = {
+  id: number;
+  kind: string;
+  occurredAt: string;
+  text: string | null;
+  layer: string | null;
+  source: string;
+};
 
 export type CallDetail = {
   call: CallInfo;

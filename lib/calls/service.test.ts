@@ -31,7 +31,9 @@ async function deliver(message: Record<string, unknown>, expectStatus = 200) {
 
 function resultId(reply: { body: unknown }): number {
   const body = reply.body;
-  return typeof body === "object" && body !== null && "result_id" in body && typeof body.result_id === "number" ? body.result_id : 0;
+  return typeof body === "object" && body !== null && "result_id" in body && typeof body.result_id === "number"
+    ? body.result_id
+    : 0;
 }
 
 describe.each(testBackends())("calls service on $provider", (backend) => {
@@ -44,26 +46,56 @@ describe.each(testBackends())("calls service on $provider", (backend) => {
   });
 
   async function callRowId(groupId: string, callKey: string): Promise<number> {
-    const row = await t.database.client.toolCall.findUniqueOrThrow({ where: { groupId_callKey: { groupId, callKey } }, select: { id: true } });
+    const row = await t.database.client.toolCall.findUniqueOrThrow({
+      where: { groupId_callKey: { groupId, callKey } },
+      select: { id: true },
+    });
     return row.id;
   }
 
   it("shows a diff result with its deliveries (accepted, duplicate, conflict) and exact text", async () => {
-    await register({ group_id: "g-diff", id: "edit", name: "edit_file", arguments: '{"path": "src/main.rs"}', call_id: "toolu_1" });
+    await register({
+      group_id: "g-diff",
+      id: "edit",
+      name: "edit_file",
+      arguments: '{"path": "src/main.rs"}',
+      call_id: "toolu_1",
+    });
     const patch = '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\n+ println!("hello");\n }';
-    const message = { group_id: "g-diff", id: "edit", call_id: "toolu_1", text: "Replaced text in src/main.rs\u0000!", display_as: [{ type: "chart", content: { bars: [1] } }, { type: "diff", content: { path: "src/main.rs", patch } }] };
+    const message = {
+      group_id: "g-diff",
+      id: "edit",
+      call_id: "toolu_1",
+      text: "Replaced text in src/main.rs\u0000!",
+      display_as: [
+        { type: "chart", content: { bars: [1] } },
+        { type: "diff", content: { path: "src/main.rs", patch } },
+      ],
+    };
     const first = await deliver(message);
     await deliver(message);
     await deliver({ ...message, text: "something else" }, 409);
 
     const id = await callRowId("g-diff", "edit");
     const detail = await getCallDetail({ callRowId: id });
-    expect(detail.call).toMatchObject({ groupId: "g-diff", callKey: "edit", callId: "toolu_1", toolName: "edit_file", status: "completed", resultCount: 1 });
+    expect(detail.call).toMatchObject({
+      groupId: "g-diff",
+      callKey: "edit",
+      callId: "toolu_1",
+      toolName: "edit_file",
+      status: "completed",
+      resultCount: 1,
+    });
     expect(detail.call.arguments.formatted).toEqual({ kind: "value", value: { path: "src/main.rs" } });
     expect(detail.call.arguments.raw?.head).toBe('{"path": "src/main.rs"}');
     expect(detail.results).toHaveLength(1);
     const shown = detail.results[0];
-    expect(shown?.display).toMatchObject({ kind: "diff", path: "src/main.rs", patch, skipped: [{ index: 0, type: "chart" }] });
+    expect(shown?.display).toMatchObject({
+      kind: "diff",
+      path: "src/main.rs",
+      patch,
+      skipped: [{ index: 0, type: "chart" }],
+    });
     expect(shown?.text).toEqual({ head: message.text, complete: true, length: message.text.length });
     expect(detail.deliveries.map((d) => [d.outcome, d.httpStatus])).toEqual([
       ["accepted", 200],
@@ -79,14 +111,24 @@ describe.each(testBackends())("calls service on $provider", (backend) => {
     const raw = await getDeliveryBody({ callRowId: id, deliveryId: delivery?.id ?? 0 });
     expect(Buffer.from(raw.bytes).equals(first.body)).toBe(true);
     expect(raw.truncated).toBe(false);
-    await expect(getDeliveryBody({ callRowId: id + 1000, deliveryId: delivery?.id ?? 0 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(getDeliveryBody({ callRowId: id + 1000, deliveryId: delivery?.id ?? 0 })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("reads envelopes and MCP results against the declared output schema", async () => {
     const outputSchema = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
-    await register({ group_id: "g-mcp", id: "w", name: "get_weather", declaration: { name: "get_weather", outputSchema } });
+    await register({
+      group_id: "g-mcp",
+      id: "w",
+      name: "get_weather",
+      declaration: { name: "get_weather", outputSchema },
+    });
     const mcp = {
-      content: [{ type: "text", text: "22.5°C" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
+      content: [
+        { type: "text", text: "22.5°C" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      ],
       structuredContent: { temperature: "warm" },
       isError: false,
     };
@@ -117,7 +159,10 @@ describe.each(testBackends())("calls service on $provider", (backend) => {
       data: { kind: "value", value: { answer: 42 } },
       meta: { toolName: "lookup", traceId: "t-1" },
     });
-    expect(await getCallInfo({ callRowId: await callRowId("g-env", "e") })).toMatchObject({ toolName: "lookup", status: "completed" });
+    expect(await getCallInfo({ callRowId: await callRowId("g-env", "e") })).toMatchObject({
+      toolName: "lookup",
+      status: "completed",
+    });
     await expect(getCallDetail({ callRowId: 999_999 })).rejects.toMatchObject({ code: "not_found" });
   });
 
@@ -125,11 +170,28 @@ describe.each(testBackends())("calls service on $provider", (backend) => {
     const transcript = {
       messages: [
         { role: "user", content: "Deploy it." },
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: { env: "prod" } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_deploy", is_error: true, content: "quota exceeded for project web" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_deploy", name: "deploy", input: { env: "prod" } }],
+        },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_deploy",
+              is_error: true,
+              content: "quota exceeded for project web",
+            },
+          ],
+        },
       ],
     };
-    const imported = await importTranscript({ text: JSON.stringify(transcript), groupId: "g-flag", database: t.database });
+    const imported = await importTranscript({
+      text: JSON.stringify(transcript),
+      groupId: "g-flag",
+      database: t.database,
+    });
     expect(imported.status).toBe(201);
     const detail = await getCallDetail({ callRowId: await callRowId("g-flag", "toolu_deploy") });
     expect(detail.call.status).toBe("errored");

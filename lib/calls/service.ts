@@ -77,7 +77,8 @@ function readString(value: unknown, key: string): string | null {
 }
 
 function readOwnValue(value: unknown, key: string): { present: true; value: unknown } | { present: false } {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return { present: false };
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, key))
+    return { present: false };
   return { present: true, value: Reflect.get(value, key) };
 }
 
@@ -88,7 +89,13 @@ function errorLayer(dataJson: string | null): string | null {
 
 function readAnnotations(value: unknown): Record<string, unknown> | null {
   const annotations = readOwnValue(value, "annotations");
-  if (!annotations.present || typeof annotations.value !== "object" || annotations.value === null || Array.isArray(annotations.value)) return null;
+  if (
+    !annotations.present ||
+    typeof annotations.value !== "object" ||
+    annotations.value === null ||
+    Array.isArray(annotations.value)
+  )
+    return null;
   return Object.fromEntries(Object.entries(annotations.value));
 }
 
@@ -96,7 +103,12 @@ function readAnnotations(value: unknown): Record<string, unknown> | null {
 function formattedArguments(argumentsText: string | null, parsed: ReturnType<typeof parseJson>): JsonPreview | null {
   if (argumentsText !== null && hasInexactNumbers(argumentsText)) {
     const pretty = prettyJsonLossless(argumentsText);
-    if (pretty !== null) return { kind: "text", text: pretty.slice(0, safeCutIndex(pretty, JSON_VALUE_LIMIT)), truncated: pretty.length > JSON_VALUE_LIMIT };
+    if (pretty !== null)
+      return {
+        kind: "text",
+        text: pretty.slice(0, safeCutIndex(pretty, JSON_VALUE_LIMIT)),
+        truncated: pretty.length > JSON_VALUE_LIMIT,
+      };
   }
   return parsed.ok ? jsonPreview(parsed.value) : null;
 }
@@ -180,7 +192,8 @@ function toResultDetail(row: ResultRow, outputSchema: unknown, content: ResultDe
       isError: analysis.mcp.isError,
       problems: analysis.mcp.problems,
       warnings: analysis.mcp.warnings,
-      structuredContent: analysis.mcp.structuredContent === undefined ? null : jsonPreview(analysis.mcp.structuredContent),
+      structuredContent:
+        analysis.mcp.structuredContent === undefined ? null : jsonPreview(analysis.mcp.structuredContent),
     };
   }
 
@@ -235,11 +248,19 @@ export async function getCallDetail(options: { callRowId: number; database?: Dat
     findCallEvents(db.client, call.id),
   ]);
   const schema = parseJson(call.outputSchemaJson);
-  const contents = resultContentOf(await findResultEvents(db.client, results.map((row) => row.id)), call.vendor);
+  const contents = resultContentOf(
+    await findResultEvents(
+      db.client,
+      results.map((row) => row.id),
+    ),
+    call.vendor,
+  );
   // Analysed on the exact text (flags count what is there), then every string masked before it leaves.
   const { value, secrets } = maskDto({
     call: toCallInfo(call),
-    results: results.map((row) => toResultDetail(row, schema.ok ? schema.value : undefined, contents.get(row.id) ?? null)),
+    results: results.map((row) =>
+      toResultDetail(row, schema.ok ? schema.value : undefined, contents.get(row.id) ?? null),
+    ),
     resultsOmitted: Math.max(0, resultTotal - results.length),
     deliveries,
     deliveriesOmitted: Math.max(0, deliveryTotal - deliveries.length),
@@ -256,7 +277,10 @@ export async function getCallDetail(options: { callRowId: number; database?: Dat
 }
 
 /** GET /api/results/{id}/text: the exact bytes the stored sha256 covers. */
-export async function getResultText(options: { resultId: number; database?: Database }): Promise<{ id: number; bytes: Uint8Array; sha256: string }> {
+export async function getResultText(options: {
+  resultId: number;
+  database?: Database;
+}): Promise<{ id: number; bytes: Uint8Array; sha256: string }> {
   const db = options.database ?? (await getDatabase());
   const row = await findResultText(db.client, options.resultId);
   if (!row) throw new AppError("not_found", `No result with id ${options.resultId}`);
@@ -267,7 +291,10 @@ export async function getResultText(options: { resultId: number; database?: Data
  * GET /api/results/{id}/masked-text: a result's whole text as pages show it (secrets masked, with the list for
  * reveals) — for "show all" and the timeline; the exact bytes stay on /api/results/{id}/text.
  */
-export async function getMaskedResultText(options: { resultId: number; database?: Database }): Promise<MaskedResultText> {
+export async function getMaskedResultText(options: {
+  resultId: number;
+  database?: Database;
+}): Promise<MaskedResultText> {
   const db = options.database ?? (await getDatabase());
   const row = await findResultText(db.client, options.resultId);
   if (!row) throw new AppError("not_found", `No result with id ${options.resultId}`);

@@ -16,7 +16,10 @@ export function textBytes(text: string): Uint8Array {
       i += 1; // a valid pair stays in the UTF-8 run
       continue;
     }
-    parts.push(encoder.encode(text.slice(runStart, i)), Uint8Array.of(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)));
+    parts.push(
+      encoder.encode(text.slice(runStart, i)),
+      Uint8Array.of(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)),
+    );
     runStart = i + 1;
   }
   parts.push(encoder.encode(text.slice(runStart)));

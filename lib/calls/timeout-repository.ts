@@ -12,7 +12,10 @@ export async function findOverdueCalls(tx: ModelClient, now: Date, limit: number
 }
 
 /** Marks the calls timed out unless a result got there first; returns the ones it changed. */
-export async function markTimedOut(tx: ModelClient, calls: { id: number; threadId: number; deadlineAt: Date | null }[]): Promise<number[]> {
+export async function markTimedOut(
+  tx: ModelClient,
+  calls: { id: number; threadId: number; deadlineAt: Date | null }[],
+): Promise<number[]> {
   const changed: number[] = [];
   for (const call of calls) {
     const { count } = await tx.toolCall.updateMany({
@@ -24,7 +27,17 @@ export async function markTimedOut(tx: ModelClient, calls: { id: number; threadI
   const byId = new Map(calls.map((c) => [c.id, c]));
   const events = changed.flatMap((id) => {
     const call = byId.get(id);
-    return call ? [{ threadId: call.threadId, kind: "timeout", toolCallId: id, source: "deadline", occurredAt: call.deadlineAt ?? new Date() }] : [];
+    return call
+      ? [
+          {
+            threadId: call.threadId,
+            kind: "timeout",
+            toolCallId: id,
+            source: "deadline",
+            occurredAt: call.deadlineAt ?? new Date(),
+          },
+        ]
+      : [];
   });
   if (events.length > 0) await tx.event.createMany({ data: events });
   return changed;

@@ -6,12 +6,16 @@ import { AppError } from "../http/app-error.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { findOverdueCalls, markTimedOut } from "./timeout-repository.ts";
 
-export async function sweepTimedOutCalls(options: { database?: Database; now?: Date; limit?: number } = {}): Promise<number> {
+export async function sweepTimedOutCalls(
+  options: { database?: Database; now?: Date; limit?: number } = {},
+): Promise<number> {
   const db = options.database ?? (await getDatabase());
   const now = options.now ?? new Date();
   let total = 0;
   for (;;) {
-    const changed = await db.transaction(async (tx) => markTimedOut(tx, await findOverdueCalls(tx, now, options.limit ?? 500)));
+    const changed = await db.transaction(async (tx) =>
+      markTimedOut(tx, await findOverdueCalls(tx, now, options.limit ?? 500)),
+    );
     total += changed.length;
     if (changed.length < (options.limit ?? 500)) return total;
   }
@@ -26,8 +30,10 @@ export function startDeadlineSweeper(intervalMs: number): () => void {
     sweepTimedOutCalls()
       .catch((error: unknown) => {
         // A locked or unreachable database: one line, and the next tick tries again.
-        if (error instanceof AppError && error.code === "unavailable") console.warn(`[toolscope] deadline sweep skipped: ${error.message}`);
-        else if (isTransientDatabaseError(error)) console.warn("[toolscope] deadline sweep skipped: the database is busy or unreachable");
+        if (error instanceof AppError && error.code === "unavailable")
+          console.warn(`[toolscope] deadline sweep skipped: ${error.message}`);
+        else if (isTransientDatabaseError(error))
+          console.warn("[toolscope] deadline sweep skipped: the database is busy or unreachable");
         else console.error("[toolscope] deadline sweep failed", error);
       })
       .finally(() => {

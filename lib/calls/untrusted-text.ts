@@ -39,7 +39,11 @@ export function safeCutIndex(text: string, limit: number): number {
  * (callers fetch a margin so a secret that straddles the limit is still recognised and masked).
  * `knownLonger` says the stored text continues beyond `head`.
  */
-export function previewUntrustedText(head: string, limit: number, knownLonger = false): { text: string; truncated: boolean } {
+export function previewUntrustedText(
+  head: string,
+  limit: number,
+  knownLonger = false,
+): { text: string; truncated: boolean } {
   const masked = maskSecrets(head, findSecrets(head));
   const cut = safeCutIndex(masked, limit);
   return { text: revealInvisible(masked.slice(0, cut)), truncated: knownLonger || cut < masked.length };

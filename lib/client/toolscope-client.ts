@@ -19,7 +19,14 @@ export type ErrorBody = { error: { code: string; message: string; path?: string 
 function isErrorBody(body: unknown): body is ErrorBody {
   if (typeof body !== "object" || body === null || !("error" in body)) return false;
   const error = body.error;
-  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" && "message" in error && typeof error.message === "string";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string" &&
+    "message" in error &&
+    typeof error.message === "string"
+  );
 }
 
 export class ToolscopeError extends Error {
@@ -57,14 +64,16 @@ export function createToolscopeClient(options: ToolscopeClientOptions) {
 
   return {
     /** Registers a tool invocation; identical re-registration is a no-op, different content throws 409. */
-    registerCall: async (call: ToolCallInput) => (await post<EventRecorded>("/api/events", { type: "tool_call", ...call })).body,
+    registerCall: async (call: ToolCallInput) =>
+      (await post<EventRecorded>("/api/events", { type: "tool_call", ...call })).body,
     /** Records any trace event (model output, reasoning, errors, subscription cancellation). */
     recordEvent: async (event: TraceEvent) => (await post<EventRecorded>("/api/events", event)).body,
     /** Records up to 1000 events; returns one {index, status, body} per event. */
     recordEvents: async (events: TraceEvent[]) =>
       (await post<{ results: { index: number; status: number; body: unknown }[] }>("/api/events", events)).body.results,
     /** Posts a tool result (the callback protocol's tool_result message). Throws ToolscopeError unless stored. */
-    postResult: async (result: ToolResultInput) => (await post<AcceptedResult>("/api/callback", { type: "tool_result", ...result })).body,
+    postResult: async (result: ToolResultInput) =>
+      (await post<AcceptedResult>("/api/callback", { type: "tool_result", ...result })).body,
   };
 }
 

@@ -29,7 +29,10 @@ export class SqliteAdapterFactory extends PrismaBetterSqlite3 {
  * A lost or refused server fails fast (503), not hangs a request (pg waits forever by default), and no lock —
  * the write-ordering advisory lock included — is waited for longer than the lock wait.
  */
-export function createPgPool(target: { url: string }, options: { poolSize?: number; lockWaitMs?: number } = {}): pg.Pool {
+export function createPgPool(
+  target: { url: string },
+  options: { poolSize?: number; lockWaitMs?: number } = {},
+): pg.Pool {
   const lockTimeout = Math.max(50, Math.min(options.lockWaitMs ?? lockWaitMs(), 30_000));
   const pool = new pg.Pool({
     connectionString: target.url,

@@ -11,9 +11,27 @@ import { postgresTestUrl, testBackends, type TestDatabase } from "../testing/tes
 const postgres = testBackends().find((backend) => backend.provider === "postgresql");
 const COLUMNS = ["key", "label", "count", "flag", "ratio", "at", "bytes"] as const;
 
-type Probe = { id: number; key: string; label: string | null; count: number | null; flag: boolean | null; ratio: number | null; at: Date | null; bytes: Buffer | null };
+type Probe = {
+  id: number;
+  key: string;
+  label: string | null;
+  count: number | null;
+  flag: boolean | null;
+  ratio: number | null;
+  at: Date | null;
+  bytes: Buffer | null;
+};
 
-const awkward = ['say "hi"', "back\\slash \\\\ two", "{braces,and,commas}", "NULL", "", "unicode: 你好 — ✓ 🚀", "tab\tnew\nline", "'single'"];
+const awkward = [
+  'say "hi"',
+  "back\\slash \\\\ two",
+  "{braces,and,commas}",
+  "NULL",
+  "",
+  "unicode: 你好 — ✓ 🚀",
+  "tab\tnew\nline",
+  "'single'",
+];
 
 function rowsOf(prefix: string, count: number, label: (index: number) => string | null): SqlValue[][] {
   return Array.from({ length: count }, (_, index) => [
@@ -35,7 +53,8 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("PostgreSQL
     process.env.TZ = "America/New_York";
     if (!postgres) return;
     t = await postgres.open();
-    await t.database.client.$executeRawUnsafe(`CREATE TABLE "BulkProbe" ("id" SERIAL PRIMARY KEY, "key" TEXT NOT NULL UNIQUE, "label" TEXT, "count" INTEGER,
+    await t.database.client
+      .$executeRawUnsafe(`CREATE TABLE "BulkProbe" ("id" SERIAL PRIMARY KEY, "key" TEXT NOT NULL UNIQUE, "label" TEXT, "count" INTEGER,
       "flag" BOOLEAN, "ratio" DOUBLE PRECISION, "at" TIMESTAMP(3), "bytes" BYTEA)`);
   });
   afterAll(async () => {
@@ -45,16 +64,39 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("PostgreSQL
   });
 
   const insert = (rows: SqlValue[][], tail: string) =>
-    t.database.driverTransaction(async (tx) => insertValues<{ id: number; key: string }[]>(tx as PgConnection, "BulkProbe", COLUMNS, rows, tail));
+    t.database.driverTransaction(async (tx) =>
+      insertValues<{ id: number; key: string }[]>(tx as PgConnection, "BulkProbe", COLUMNS, rows, tail),
+    );
 
   async function stored(prefix: string): Promise<Probe[]> {
-    const rows = await t.database.client.$queryRawUnsafe<Probe[]>(`SELECT * FROM "BulkProbe" WHERE "key" LIKE $1 ORDER BY "id"`, `${prefix}-%`);
+    const rows = await t.database.client.$queryRawUnsafe<Probe[]>(
+      `SELECT * FROM "BulkProbe" WHERE "key" LIKE $1 ORDER BY "id"`,
+      `${prefix}-%`,
+    );
     return rows.map((row) => ({ ...row, bytes: row.bytes === null ? null : Buffer.from(row.bytes) }));
   }
 
   function expectSame(found: Probe[], rows: SqlValue[][]): void {
-    expect(found.map((row) => [row.key, row.label, row.count, row.flag, row.ratio, row.at?.toISOString() ?? null, row.bytes?.toString("hex") ?? null])).toEqual(
-      rows.map(([key, label, count, flag, ratio, at, bytes]) => [key, label, count, flag, ratio, at instanceof Date ? at.toISOString() : null, Buffer.isBuffer(bytes) ? bytes.toString("hex") : null]),
+    expect(
+      found.map((row) => [
+        row.key,
+        row.label,
+        row.count,
+        row.flag,
+        row.ratio,
+        row.at?.toISOString() ?? null,
+        row.bytes?.toString("hex") ?? null,
+      ]),
+    ).toEqual(
+      rows.map(([key, label, count, flag, ratio, at, bytes]) => [
+        key,
+        label,
+        count,
+        flag,
+        ratio,
+        at instanceof Date ? at.toISOString() : null,
+        Buffer.isBuffer(bytes) ? bytes.toString("hex") : null,
+      ]),
     );
     // Serial ids ascend in the rows' order.
     expect(found.map((row) => row.id)).toEqual([...found.map((row) => row.id)].sort((a, b) => a - b));
@@ -80,10 +122,18 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("PostgreSQL
     const again = [...rowsOf("conflict", 10, () => "second").slice(5), ...rowsOf("conflict-new", 3, () => "new")];
     const returned = await insert(again, `ON CONFLICT ("key") DO NOTHING RETURNING "id", "key"`);
     expect(returned.map((row) => row.key)).toEqual(["conflict-new-0", "conflict-new-1", "conflict-new-2"]);
-    expect((await stored("conflict")).filter((row) => row.label !== "first").map((row) => row.key)).toEqual(["conflict-new-0", "conflict-new-1", "conflict-new-2"]);
+    expect((await stored("conflict")).filter((row) => row.label !== "first").map((row) => row.key)).toEqual([
+      "conflict-new-0",
+      "conflict-new-1",
+      "conflict-new-2",
+    ]);
   });
 
   it("names a column the table does not have", async () => {
-    await expect(t.database.driverTransaction(async (tx) => insertValues(tx as PgConnection, "BulkProbe", ["key", "missing"], [["k", "v"]], ""))).rejects.toThrow('table "BulkProbe" has no column "missing"');
+    await expect(
+      t.database.driverTransaction(async (tx) =>
+        insertValues(tx as PgConnection, "BulkProbe", ["key", "missing"], [["k", "v"]], ""),
+      ),
+    ).rejects.toThrow('table "BulkProbe" has no column "missing"');
   });
 });

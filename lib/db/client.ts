@@ -24,7 +24,10 @@ export type Database = {
    * driver connection itself (driver.ts) instead of Prisma. For repositories' bulk write paths only; everything
    * else uses `transaction`. `timeout`: on SQLite Prisma's transaction timeout, on PostgreSQL each statement's.
    */
-  driverTransaction<R>(fn: (connection: DriverConnection) => Promise<R>, options?: { timeout?: number; lockWaitMs?: number }): Promise<R>;
+  driverTransaction<R>(
+    fn: (connection: DriverConnection) => Promise<R>,
+    options?: { timeout?: number; lockWaitMs?: number },
+  ): Promise<R>;
   close(): Promise<void>;
 };
 
@@ -55,7 +58,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     const factory = new SqliteAdapterFactory({ url: target.file, timeout: SQLITE_BUSY_TIMEOUT_MS });
     const client = new SqliteClient({ adapter: factory, errorFormat: "minimal" });
     // Set-up pragmas may meet another process's lock (journal_mode needs a moment alone): retried, never blocking.
-    for (const pragma of SQLITE_PRAGMAS) await withLockWait(() => client.$queryRawUnsafe(pragma), Math.max(waitMs, 10_000));
+    for (const pragma of SQLITE_PRAGMAS)
+      await withLockWait(() => client.$queryRawUnsafe(pragma), Math.max(waitMs, 10_000));
     const opened = factory.opened;
     if (!opened) throw new Error("the SQLite driver connection was not opened");
     const connection = sqliteConnection(opened);
@@ -82,18 +86,23 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     // lock_timeout (set per connection, see adapters.ts) bounds the wait for the advisory lock and row locks;
     // maxWait bounds the wait for a pooled connection. Either ends as a transient error → retried → 503.
     transaction: (fn, { lockWaitMs: wait = waitMs, ...opts } = {}) =>
-      withLockWait(() => client.$transaction(
-        async (tx) => {
-          // Write transactions take turns, as they do on SQLite. Timeline rows are ordered by their serial id
-          // and live views poll "events after id N": on PostgreSQL, concurrent transactions could otherwise
-          // commit ids out of order (a later id visible before an earlier one), and a poll would skip the
-          // earlier row for good. Taken first, before any row lock, so it cannot deadlock.
-          await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`);
-          return fn(tx);
-        },
-        { timeout: 30_000, maxWait: Math.max(100, wait), ...opts },
-      ), wait),
-    driverTransaction: (fn, { lockWaitMs: wait = waitMs, timeout = 30_000 } = {}) => withLockWait(() => pgDriverTransaction(pool, fn, timeout), wait),
+      withLockWait(
+        () =>
+          client.$transaction(
+            async (tx) => {
+              // Write transactions take turns, as they do on SQLite. Timeline rows are ordered by their serial id
+              // and live views poll "events after id N": on PostgreSQL, concurrent transactions could otherwise
+              // commit ids out of order (a later id visible before an earlier one), and a poll would skip the
+              // earlier row for good. Taken first, before any row lock, so it cannot deadlock.
+              await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`);
+              return fn(tx);
+            },
+            { timeout: 30_000, maxWait: Math.max(100, wait), ...opts },
+          ),
+        wait,
+      ),
+    driverTransaction: (fn, { lockWaitMs: wait = waitMs, timeout = 30_000 } = {}) =>
+      withLockWait(() => pgDriverTransaction(pool, fn, timeout), wait),
     // Idempotent: tests and shutdown paths may both close the database; the pool may end only once.
     close: async () => {
       await client.$disconnect();
@@ -102,12 +111,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   };
 }
 /** A transaction on a client of Prisma's own pool, taking the timeline lock first (see openDatabase). */
-async function pgDriverTransaction<R>(pool: pg.Pool, fn: (connection: DriverConnection) => Promise<R>, timeoutMs: number): Promise<R> {
+async function pgDriverTransaction<R>(
+  pool: pg.Pool,
+  fn: (connection: DriverConnection) => Promise<R>,
+  timeoutMs: number,
+): Promise<R> {
   const client = await pool.connect();
   let failed: unknown = null;
   try {
     // One round trip (simple query protocol: several statements, no parameters).
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}; SELECT pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`);
+    await client.query(
+      `BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}; SELECT pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`,
+    );
     const result = await fn(pgConnection(client));
     await client.query("COMMIT");
     return result;
@@ -120,7 +135,6 @@ async function pgDriverTransaction<R>(pool: pg.Pool, fn: (connection: DriverConn
     client.release(failed instanceof Error ? failed : undefined);
   }
 }
-
 
 // One database per process, shared through globalThis: the custom server (scripts/start.ts) and the Next
 // bundle load this module separately, and `next dev` reloads it on every edit; all of them must share one

@@ -21,15 +21,24 @@ describe.each(testBackends())("commit order on $provider", (backend) => {
     let firstInserted = () => {};
     const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
     const first = t.database.transaction(async (tx) => {
-      const row = await tx.event.create({ data: { threadId, kind: "output_text", source: "test" }, select: { id: true } });
+      const row = await tx.event.create({
+        data: { threadId, kind: "output_text", source: "test" },
+        select: { id: true },
+      });
       firstInserted();
       await firstHolds;
       return row.id;
     });
     await inserted;
-    const second = t.database.transaction(async (tx) => (await tx.event.create({ data: { threadId, kind: "output_text", source: "test" }, select: { id: true } })).id);
+    const second = t.database.transaction(
+      async (tx) =>
+        (await tx.event.create({ data: { threadId, kind: "output_text", source: "test" }, select: { id: true } })).id,
+    );
     // Give the second transaction every chance to commit while the first is still open.
-    const secondFinishedEarly = await Promise.race([second.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300))]);
+    const secondFinishedEarly = await Promise.race([
+      second.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300)),
+    ]);
     releaseFirst();
     const [firstId, secondId] = await Promise.all([first, second]);
     expect(secondFinishedEarly).toBe(false);
@@ -42,20 +51,31 @@ describe.each(testBackends())("commit order on $provider", (backend) => {
     let firstInserted = () => {};
     const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
     const first = t.database.driverTransaction(async (connection) => {
-      const [row] = await connection.query<{ id: number | bigint }[]>(sql`INSERT INTO "Event" ("threadId", "kind", "source", "occurredAt") VALUES (${threadId}, ${"output_text"}, ${"test"}, ${new Date()}) RETURNING "id"`);
+      const [row] = await connection.query<{ id: number | bigint }[]>(
+        sql`INSERT INTO "Event" ("threadId", "kind", "source", "occurredAt") VALUES (${threadId}, ${"output_text"}, ${"test"}, ${new Date()}) RETURNING "id"`,
+      );
       firstInserted();
       await firstHolds;
       return Number(row?.id);
     });
     await inserted;
-    const second = t.database.transaction(async (tx) => (await tx.event.create({ data: { threadId, kind: "output_text", source: "test" }, select: { id: true } })).id);
-    const secondFinishedEarly = await Promise.race([second.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300))]);
+    const second = t.database.transaction(
+      async (tx) =>
+        (await tx.event.create({ data: { threadId, kind: "output_text", source: "test" }, select: { id: true } })).id,
+    );
+    const secondFinishedEarly = await Promise.race([
+      second.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300)),
+    ]);
     releaseFirst();
     const [firstId, secondId] = await Promise.all([first, second]);
     expect(secondFinishedEarly).toBe(false);
     expect(secondId).toBeGreaterThan(firstId);
     // The driver wrote DateTime as Prisma does: the row reads back through Prisma as a Date.
-    const written = await t.database.client.event.findUniqueOrThrow({ where: { id: firstId }, select: { occurredAt: true } });
+    const written = await t.database.client.event.findUniqueOrThrow({
+      where: { id: firstId },
+      select: { occurredAt: true },
+    });
     expect(Math.abs(written.occurredAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 });

@@ -6,12 +6,14 @@ export const PROVIDERS = ["sqlite", "postgresql"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export type DatabaseTarget =
-  | { provider: "sqlite"; file: string; url: string }
-  | { provider: "postgresql"; url: string };
+  { provider: "sqlite"; file: string; url: string } | { provider: "postgresql"; url: string };
 
 export const DEFAULT_SQLITE_FILE = "data/toolscope.db";
 
-export function resolveDatabaseTarget(url: string | undefined = process.env.DATABASE_URL, cwd: string = process.cwd()): DatabaseTarget {
+export function resolveDatabaseTarget(
+  url: string | undefined = process.env.DATABASE_URL,
+  cwd: string = process.cwd(),
+): DatabaseTarget {
   const value = url?.trim();
   if (!value) {
     const file = path.resolve(cwd, DEFAULT_SQLITE_FILE);

@@ -32,10 +32,19 @@ describe.each(testBackends())("database on $provider", (backend) => {
     const stored = encodeStoredText(big);
     const thread = await t.database.client.thread.create({ data: { groupId: "g-big" }, select: { id: true } });
     const event = await t.database.client.event.create({
-      data: { threadId: thread.id, kind: "output_text", text: stored.stored, textEscaped: stored.escaped, source: "test" },
+      data: {
+        threadId: thread.id,
+        kind: "output_text",
+        text: stored.stored,
+        textEscaped: stored.escaped,
+        source: "test",
+      },
       select: { id: true },
     });
-    const back = await t.database.client.event.findUniqueOrThrow({ where: { id: event.id }, select: { text: true, textEscaped: true } });
+    const back = await t.database.client.event.findUniqueOrThrow({
+      where: { id: event.id },
+      select: { text: true, textEscaped: true },
+    });
     expect(decodeStoredText(back.text ?? "", back.textEscaped)).toBe(big);
   });
 

@@ -89,7 +89,8 @@ export function sqliteConnection(db: BetterSqlite3.Database): SqliteConnection {
       }
       return Promise.resolve(callerTyped<Rows>(prepared.all(...args)));
     },
-    execute: (statement: Sql) => Promise.resolve(prepare(statement.sql).run(...statement.values.map(sqliteValue)).changes),
+    execute: (statement: Sql) =>
+      Promise.resolve(prepare(statement.sql).run(...statement.values.map(sqliteValue)).changes),
     runEach: (text, rows) => {
       const prepared = prepare(text);
       return rows.map((row) => {
@@ -103,8 +104,11 @@ export function sqliteConnection(db: BetterSqlite3.Database): SqliteConnection {
 export function pgConnection(client: pg.PoolClient): PgConnection {
   return {
     provider: "postgresql",
-    query: async <Rows extends object[]>(statement: Sql) => callerTyped<Rows>((await client.query(statement.text, statement.values.map(pgValue))).rows),
-    execute: async (statement: Sql) => (await client.query(statement.text, statement.values.map(pgValue))).rowCount ?? 0,
-    queryText: async <Rows extends object[]>(text: string, values: readonly unknown[]) => callerTyped<Rows>((await client.query(text, values.map(pgValue))).rows),
+    query: async <Rows extends object[]>(statement: Sql) =>
+      callerTyped<Rows>((await client.query(statement.text, statement.values.map(pgValue))).rows),
+    execute: async (statement: Sql) =>
+      (await client.query(statement.text, statement.values.map(pgValue))).rowCount ?? 0,
+    queryText: async <Rows extends object[]>(text: string, values: readonly unknown[]) =>
+      callerTyped<Rows>((await client.query(text, values.map(pgValue))).rows),
   };
 }

@@ -15,7 +15,11 @@ export function isUniqueViolation(error: unknown): boolean {
   const meta = "meta" in error && typeof error.meta === "object" && error.meta !== null ? error.meta : {};
   const driverCode = "code" in meta ? String(meta.code) : "";
   const message = "message" in error && typeof error.message === "string" ? error.message : "";
-  return driverCode === "23505" || driverCode === "2067" || /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message);
+  return (
+    driverCode === "23505" ||
+    driverCode === "2067" ||
+    /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(message)
+  );
 }
 
 // Prisma codes: P1001 can't reach, P1002 reached but timed out, P1008 operation timed out (SQLITE_BUSY
@@ -52,7 +56,9 @@ export function isTransientDatabaseError(error: unknown): boolean {
 
 /** The 503 a request answers when the database is busy or unreachable. */
 export function databaseUnavailable(retryAfterSeconds = 1, detail = "The database is busy or unreachable"): AppError {
-  return new AppError("unavailable", `${detail}; nothing was changed. Retry after ${retryAfterSeconds} s.`, { retryAfterSeconds });
+  return new AppError("unavailable", `${detail}; nothing was changed. Retry after ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
 }
 
 /** `error` as the AppError it should answer: transient database failures become 503, anything else is unchanged. */

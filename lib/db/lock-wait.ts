@@ -33,7 +33,10 @@ export async function withLockWait<R>(attempt: () => Promise<R>, waitMs: number)
       const left = deadline - Date.now();
       if (left <= 0) {
         writeLockState.lastRefusedAt = Date.now();
-        throw databaseUnavailable(Math.max(1, Math.ceil(waitMs / 1000)), "The database is locked by another writer or unreachable");
+        throw databaseUnavailable(
+          Math.max(1, Math.ceil(waitMs / 1000)),
+          "The database is locked by another writer or unreachable",
+        );
       }
       await sleep(Math.min(left, delay * (0.5 + Math.random())));
     }

@@ -50,16 +50,22 @@ export async function applyMigrations(target: DatabaseTarget, root: string = PRO
   const total = names.length;
   const pending = await pendingMigrations(target, names);
   if (pending !== null && pending.length === 0) return { provider: target.provider, applied: [], total };
-  if (target.provider === "sqlite" && target.file !== ":memory:" && !fs.existsSync(target.file)) prepareNewSqliteFile(target.file);
+  if (target.provider === "sqlite" && target.file !== ":memory:" && !fs.existsSync(target.file))
+    prepareNewSqliteFile(target.file);
   const deadline = Date.now() + Number(process.env.TOOLSCOPE_MIGRATE_WAIT_MS ?? 30_000);
   for (let delay = 50; ; delay = Math.min(1_000, delay * 2)) {
-    const { engine, close } = await openSchemaEngine(providerSchemaPath(root, target.provider), createAdapterFactory(target, { poolSize: 1 }));
+    const { engine, close } = await openSchemaEngine(
+      providerSchemaPath(root, target.provider),
+      createAdapterFactory(target, { poolSize: 1 }),
+    );
     try {
       const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: FILTERS });
       return { provider: target.provider, applied: appliedMigrationNames, total };
     } catch (error) {
       // The engine reports a busy SQLite file as "unknown variant SocketTimeout": another process is writing.
-      const busy = /SocketTimeout|SQLITE_BUSY|database is locked|lock timeout|55P03/i.test(error instanceof Error ? error.message : String(error));
+      const busy = /SocketTimeout|SQLITE_BUSY|database is locked|lock timeout|55P03/i.test(
+        error instanceof Error ? error.message : String(error),
+      );
       if (!busy) throw error;
       if (Date.now() > deadline) throw new MigrationBlocked(target, pending ?? names);
     } finally {
@@ -89,17 +95,26 @@ function prepareNewSqliteFile(file: string): void {
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 export const SNAPSHOT_FILE = "schema.prisma";
 
-export function latestSnapshot(provider: Provider, root: string = PROJECT_ROOT): { name: string; schema: string } | null {
+export function latestSnapshot(
+  provider: Provider,
+  root: string = PROJECT_ROOT,
+): { name: string; schema: string } | null {
   const { baseDir, migrationDirectories } = readMigrationList(provider, root);
   const last = migrationDirectories.at(-1);
   if (!last) return null;
   const file = path.join(baseDir, last.path, SNAPSHOT_FILE);
-  if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: every migration keeps the schema it produces`);
+  if (!fs.existsSync(file))
+    throw new Error(`${path.relative(root, file)} is missing: every migration keeps the schema it produces`);
   return { name: last.path, schema: fs.readFileSync(file, "utf8") };
 }
 
 /** SQL taking a provider's database from schema `from` (null = empty database) to schema `to`. */
-export async function diffSchemas(provider: Provider, from: string | null, to: string, root: string = PROJECT_ROOT): Promise<string> {
+export async function diffSchemas(
+  provider: Provider,
+  from: string | null,
+  to: string,
+  root: string = PROJECT_ROOT,
+): Promise<string> {
   const schemaPath = providerSchemaPath(root, provider);
   // The engine needs a live adapter of the right provider even for a pure datamodel diff (it connects,
   // though it reads nothing): an in-memory SQLite, or any reachable PostgreSQL.

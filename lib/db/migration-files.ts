@@ -13,7 +13,11 @@ export function readMigrationList(provider: Provider, root: string = PROJECT_ROO
   const baseDir = providerMigrationsDir(root, provider);
   const lockPath = path.join(baseDir, "migration_lock.toml");
   const names = fs.existsSync(baseDir)
-    ? fs.readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(baseDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const migrationDirectories: MigrationDirectory[] = names.map((name) => {
     const file = path.join(baseDir, name, "migration.sql");
@@ -29,9 +33,11 @@ export function readMigrationList(provider: Provider, root: string = PROJECT_ROO
   });
   return {
     baseDir,
-    lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
+    lockfile: {
+      path: "migration_lock.toml",
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null,
+    },
     shadowDbInitScript: "",
     migrationDirectories,
   };
 }
-

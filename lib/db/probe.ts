@@ -33,7 +33,9 @@ type Probe = { run(options: RunOptions): Promise<ProbeResult>; close(): Promise<
 const probes = globalThis as typeof globalThis & { toolscopeProbes?: Map<string, Probe> };
 
 function isBusy(error: unknown): boolean {
-  return error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_BUSY");
+  return (
+    error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("SQLITE_BUSY")
+  );
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -44,7 +46,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const LOCK_GRACE_MS = 1_000;
 const LOCK_PROBE_MS = 200;
 
-async function lockFree(state: { lastFreeAt: number }, writesFailing: boolean | undefined, attempt: () => Promise<boolean>): Promise<boolean> {
+async function lockFree(
+  state: { lastFreeAt: number },
+  writesFailing: boolean | undefined,
+  attempt: () => Promise<boolean>,
+): Promise<boolean> {
   const now = Date.now();
   if (await attempt()) {
     state.lastFreeAt = now;
@@ -84,11 +90,23 @@ function sqliteProbe(file: string): Probe {
   return {
     async run({ counts, writesFailing }) {
       const conn = open();
-      const hasTable = conn.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get() !== undefined;
-      const applied = hasTable ? conn.prepare(APPLIED_SQL).all().map((row) => String((row as { migration_name: string }).migration_name)) : null;
+      const hasTable =
+        conn.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get() !==
+        undefined;
+      const applied = hasTable
+        ? conn
+            .prepare(APPLIED_SQL)
+            .all()
+            .map((row) => String((row as { migration_name: string }).migration_name))
+        : null;
       const writable = await lockFree(seen, writesFailing, async () => tryWrite(conn));
-      const row = counts && hasTallies(applied) ? (conn.prepare(COUNTS_SQL).get() as Record<string, number | bigint>) : null;
-      return { applied, writable, counts: row ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) : null };
+      const row =
+        counts && hasTallies(applied) ? (conn.prepare(COUNTS_SQL).get() as Record<string, number | bigint>) : null;
+      return {
+        applied,
+        writable,
+        counts: row ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) : null,
+      };
     },
     async close() {
       db?.close();
@@ -98,7 +116,14 @@ function sqliteProbe(file: string): Probe {
 }
 
 function postgresProbe(url: string, timeoutMs: number): Probe {
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: timeoutMs, idleTimeoutMillis: 10_000, statement_timeout: timeoutMs, query_timeout: timeoutMs });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: timeoutMs,
+    idleTimeoutMillis: 10_000,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   pool.on("error", () => {}); // a lost idle connection is replaced on the next probe
   const seen = { lastFreeAt: 0 };
   return {
@@ -106,11 +131,20 @@ function postgresProbe(url: string, timeoutMs: number): Probe {
       const client = await pool.connect();
       try {
         const exists = await client.query(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present`);
-        const applied = exists.rows[0]?.present ? (await client.query<{ migration_name: string }>(APPLIED_SQL)).rows.map((r) => r.migration_name) : null;
-        const tryLock = async () => (await client.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${TIMELINE_LOCK_KEY}) AS free`)).rows[0]?.free === true;
+        const applied = exists.rows[0]?.present
+          ? (await client.query<{ migration_name: string }>(APPLIED_SQL)).rows.map((r) => r.migration_name)
+          : null;
+        const tryLock = async () =>
+          (await client.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${TIMELINE_LOCK_KEY}) AS free`))
+            .rows[0]?.free === true;
         const writable = await lockFree(seen, writesFailing, tryLock);
-        const row = counts && hasTallies(applied) ? (await client.query<Record<string, string>>(COUNTS_SQL)).rows[0] : undefined;
-        return { applied, writable, counts: row ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) : null };
+        const row =
+          counts && hasTallies(applied) ? (await client.query<Record<string, string>>(COUNTS_SQL)).rows[0] : undefined;
+        return {
+          applied,
+          writable,
+          counts: row ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) : null,
+        };
       } finally {
         client.release();
       }
@@ -120,11 +154,15 @@ function postgresProbe(url: string, timeoutMs: number): Probe {
 }
 
 /** Probes `target` through health's own connection (opened on first use, kept). */
-export function probeDatabase(target: DatabaseTarget, options: RunOptions & { timeoutMs?: number } = { counts: true }): Promise<ProbeResult> {
+export function probeDatabase(
+  target: DatabaseTarget,
+  options: RunOptions & { timeoutMs?: number } = { counts: true },
+): Promise<ProbeResult> {
   probes.toolscopeProbes ??= new Map();
   let probe = probes.toolscopeProbes.get(target.url);
   if (!probe) {
-    probe = target.provider === "sqlite" ? sqliteProbe(target.file) : postgresProbe(target.url, options.timeoutMs ?? 800);
+    probe =
+      target.provider === "sqlite" ? sqliteProbe(target.file) : postgresProbe(target.url, options.timeoutMs ?? 800);
     probes.toolscopeProbes.set(target.url, probe);
   }
   return probe.run(options);

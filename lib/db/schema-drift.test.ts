@@ -21,10 +21,13 @@ describe("schema drift", () => {
   });
 
   const providersWithEngine = PROVIDERS.filter((p) => p === "sqlite" || postgresTestUrl() !== null);
-  it.each(providersWithEngine)("%s migrations produce exactly the current schema (run db:migration:new when this fails)", async (provider) => {
-    const snapshot = latestSnapshot(provider);
-    const current = fs.readFileSync(providerSchemaPath(PROJECT_ROOT, provider), "utf8");
-    const sql = await diffSchemas(provider, snapshot?.schema ?? null, current);
-    expect(isEmptyMigration(sql), `pending schema change for ${provider}:\n${sql}`).toBe(true);
-  });
+  it.each(providersWithEngine)(
+    "%s migrations produce exactly the current schema (run db:migration:new when this fails)",
+    async (provider) => {
+      const snapshot = latestSnapshot(provider);
+      const current = fs.readFileSync(providerSchemaPath(PROJECT_ROOT, provider), "utf8");
+      const sql = await diffSchemas(provider, snapshot?.schema ?? null, current);
+      expect(isEmptyMigration(sql), `pending schema change for ${provider}:\n${sql}`).toBe(true);
+    },
+  );
 });

@@ -59,7 +59,11 @@ export async function openSchemaEngine(
     },
   };
   const schema = fs.readFileSync(schemaPath, "utf8");
-  const engine = await bindings.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, log, bindMigrationAwareSqlAdapterFactory(tracking));
+  const engine = await bindings.SchemaEngine.new(
+    { datamodels: [[schemaPath, schema]] },
+    log,
+    bindMigrationAwareSqlAdapterFactory(tracking),
+  );
   return {
     engine,
     close: async () => {

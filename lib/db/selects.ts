@@ -4,7 +4,15 @@
 import type { DeliverySelect, ToolCallSelect, ToolResultSelect } from "./generated/sqlite/models.ts";
 
 /** Which call: row id, thread, key, the vendor's id, tool, vendor, step. */
-export const CALL_IDENTITY = { id: true, groupId: true, callKey: true, callId: true, toolName: true, vendor: true, step: true } as const satisfies ToolCallSelect;
+export const CALL_IDENTITY = {
+  id: true,
+  groupId: true,
+  callKey: true,
+  callId: true,
+  toolName: true,
+  vendor: true,
+  step: true,
+} as const satisfies ToolCallSelect;
 
 /** What the call was asked: arguments (stored text and its parse), declaration, output schema. */
 export const CALL_ARGUMENTS = {
@@ -29,7 +37,13 @@ export const CALL_STATE = {
 } as const satisfies ToolCallSelect;
 
 /** A result's stored text (escaped form flag, hash, size). */
-export const RESULT_TEXT = { id: true, text: true, textEscaped: true, textSha256: true, textBytes: true } as const satisfies ToolResultSelect;
+export const RESULT_TEXT = {
+  id: true,
+  text: true,
+  textEscaped: true,
+  textSha256: true,
+  textBytes: true,
+} as const satisfies ToolResultSelect;
 
 /** What analysis found in a result: display kind, error signals, envelope fields, _meta, MCP, schema, flags. */
 export const RESULT_ANALYSIS = {

@@ -18,7 +18,12 @@ export type SqlValue = string | number | boolean | Date | Uint8Array | null;
  * `INSERT INTO "Table" ("a","b") VALUES (…),(…)` for rows sharing `columns`, split into statements that stay
  * under SQLite's 32,766 bound-parameter limit.
  */
-export function multiRowInserts(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], returning?: readonly string[]): Sql[] {
+export function multiRowInserts(
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly SqlValue[])[],
+  returning?: readonly string[],
+): Sql[] {
   const perStatement = Math.max(1, Math.floor(30_000 / columns.length));
   const statements: Sql[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {

@@ -57,7 +57,12 @@ describe.each(testBackends())("deliveries on $provider", (backend) => {
     expect(g1.items).toHaveLength(4);
     expect(g1.outcomeCounts).toEqual({ accepted: 1, duplicate: 1, conflict: 1, unknown_call: 1 });
     const accepted = g1.items.find((d) => d.outcome === "accepted");
-    expect(accepted).toMatchObject({ toolCallId: expect.any(Number), resultId: expect.any(Number), threadExists: true, contentType: "application/json" });
+    expect(accepted).toMatchObject({
+      toolCallId: expect.any(Number),
+      resultId: expect.any(Number),
+      threadExists: true,
+      contentType: "application/json",
+    });
   });
 
   it("returns a body as the exact stored text, hash verified", async () => {
@@ -65,7 +70,13 @@ describe.each(testBackends())("deliveries on $provider", (backend) => {
     if (!ghost) throw new Error("seeded delivery missing");
     const body = await getDeliveryBody({ id: ghost.id });
     expect(JSON.parse(body.text)).toMatchObject({ text: xss });
-    expect(body).toMatchObject({ validUtf8: true, truncatedAtReceipt: false, sha256Verified: true, storedBytes: ghost.bodyBytes, shownBytes: ghost.bodyBytes });
+    expect(body).toMatchObject({
+      validUtf8: true,
+      truncatedAtReceipt: false,
+      sha256Verified: true,
+      storedBytes: ghost.bodyBytes,
+      shownBytes: ghost.bodyBytes,
+    });
     expect(body.bodySha256).toBe(sha256Hex(Buffer.from(body.text)));
     const raw = await getDeliveryRawBytes({ id: ghost.id });
     expect(Buffer.from(raw.bytes).toString("utf8")).toBe(body.text);
@@ -80,7 +91,12 @@ describe.each(testBackends())("deliveries on $provider", (backend) => {
     expect(invalidBody.validUtf8).toBe(false);
     expect(invalidBody.text).toBe("{\uFFFD\uFFFD}");
     const largeBody = await getDeliveryBody({ id: large.id });
-    expect(largeBody).toMatchObject({ truncatedAtReceipt: true, storedBytes: 2048, bodyBytes: 8192, sha256Verified: null });
+    expect(largeBody).toMatchObject({
+      truncatedAtReceipt: true,
+      storedBytes: 2048,
+      bodyBytes: 8192,
+      sha256Verified: null,
+    });
     expect(large.rawBodyTruncated).toBe(true);
   });
 
@@ -91,13 +107,18 @@ describe.each(testBackends())("deliveries on $provider", (backend) => {
 
 describe("delivery query", () => {
   it("rejects bad parameters on the API and drops them on the page", () => {
-    expect(parseDeliveryQuery({ outcome: "unknown_call", group: ["g1", "g2"], cursor: "1700000000000.42" }, "strict").query).toEqual({
+    expect(
+      parseDeliveryQuery({ outcome: "unknown_call", group: ["g1", "g2"], cursor: "1700000000000.42" }, "strict").query,
+    ).toEqual({
       outcome: "unknown_call",
       group: "g1",
       cursor: "1700000000000.42",
     });
     expect(() => parseDeliveryQuery({ outcome: "exploded" }, "strict")).toThrow(/outcome/);
     expect(() => parseDeliveryQuery({ cursor: "abc" }, "strict")).toThrow(/cursor/);
-    expect(parseDeliveryQuery({ outcome: "exploded", group: "g1", cursor: "x" }, "lenient")).toEqual({ query: { group: "g1" }, ignored: ["outcome", "cursor"] });
+    expect(parseDeliveryQuery({ outcome: "exploded", group: "g1", cursor: "x" }, "lenient")).toEqual({
+      query: { group: "g1" },
+      ignored: ["outcome", "cursor"],
+    });
   });
 });

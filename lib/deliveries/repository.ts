@@ -11,7 +11,11 @@ function whereOf(filters: DeliveryFilters) {
   return {
     ...(filters.outcome ? { outcome: filters.outcome } : {}),
     ...(filters.groupId ? { groupId: filters.groupId } : {}),
-    ...(filters.origin === "received" ? { importedAt: null } : filters.origin === "imported" ? { importedAt: { not: null } } : {}),
+    ...(filters.origin === "received"
+      ? { importedAt: null }
+      : filters.origin === "imported"
+        ? { importedAt: { not: null } }
+        : {}),
   };
 }
 
@@ -19,12 +23,17 @@ function whereOf(filters: DeliveryFilters) {
  * Newest first by (receivedAt, id): the (outcome, receivedAt) and (groupId, receivedAt) indexes serve each
  * filter (SQLite's secondary indexes end in the row id). Returns up to `limit` rows.
  */
-export async function findDeliveries(db: ModelClient, options: { filters: DeliveryFilters; cursor: DeliveryCursor | null; limit: number }): Promise<Omit<DeliveryRow, "threadExists">[]> {
+export async function findDeliveries(
+  db: ModelClient,
+  options: { filters: DeliveryFilters; cursor: DeliveryCursor | null; limit: number },
+): Promise<Omit<DeliveryRow, "threadExists">[]> {
   const { cursor } = options;
   const rows = await db.delivery.findMany({
     where: {
       ...whereOf(options.filters),
-      ...(cursor ? { OR: [{ receivedAt: { lt: cursor.receivedAt } }, { receivedAt: cursor.receivedAt, id: { lt: cursor.id } }] } : {}),
+      ...(cursor
+        ? { OR: [{ receivedAt: { lt: cursor.receivedAt } }, { receivedAt: cursor.receivedAt, id: { lt: cursor.id } }] }
+        : {}),
     },
     orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
     take: options.limit,
@@ -32,7 +41,13 @@ export async function findDeliveries(db: ModelClient, options: { filters: Delive
   });
   return rows.map(({ receivedAt, remoteAddress, webhookId, importedAt, importedBy, ...row }) => ({
     ...row,
-    ...provenanceOf({ receivedAt: receivedAt.toISOString(), remoteAddress, webhookId, importedAt: importedAt?.toISOString() ?? null, importedBy }),
+    ...provenanceOf({
+      receivedAt: receivedAt.toISOString(),
+      remoteAddress,
+      webhookId,
+      importedAt: importedAt?.toISOString() ?? null,
+      importedBy,
+    }),
   }));
 }
 
@@ -42,7 +57,10 @@ export async function findExistingThreads(db: ModelClient, groupIds: string[]): 
   return new Set(threads.map((t) => t.groupId));
 }
 
-export async function countDeliveriesByOutcome(db: ModelClient, filters: Omit<DeliveryFilters, "outcome"> = {}): Promise<Map<string, number>> {
+export async function countDeliveriesByOutcome(
+  db: ModelClient,
+  filters: Omit<DeliveryFilters, "outcome"> = {},
+): Promise<Map<string, number>> {
   const groups = await db.delivery.groupBy({ by: ["outcome"], where: whereOf(filters), _count: { _all: true } });
   return new Map(groups.map((g) => [g.outcome, g._count._all]));
 }

@@ -18,7 +18,10 @@ export const deliveryCursorSchema = z.string().regex(/^\d{1,15}\.\d{1,15}$/, "cu
 export const deliveryQuerySchema = z.object({
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
   group: z.string().min(1).max(ID_MAX).optional().describe("The group_id the delivery named (thread id)"),
-  origin: z.enum(DELIVERY_ORIGINS).optional().describe("received: POSTed to this server's callback route; imported: written by an import"),
+  origin: z
+    .enum(DELIVERY_ORIGINS)
+    .optional()
+    .describe("received: POSTed to this server's callback route; imported: written by an import"),
   cursor: deliveryCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });

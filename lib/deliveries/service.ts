@@ -24,19 +24,30 @@ export type SearchParamsRecord = Record<string, string | string[] | undefined>;
  * Reads `?outcome=&group=&origin=&cursor=&limit=` (empty values mean "any"). Strict (API): a bad value is the one
  * 422 naming the parameter. Lenient (page): bad values are dropped and named in `ignored`.
  */
-export function parseDeliveryQuery(params: SearchParamsRecord, mode: "strict" | "lenient"): { query: DeliveryQuery; ignored: string[] } {
+export function parseDeliveryQuery(
+  params: SearchParamsRecord,
+  mode: "strict" | "lenient",
+): { query: DeliveryQuery; ignored: string[] } {
   const values = nonEmptyValues(params);
   if (mode === "strict") return { query: parseQuery(deliveryQuerySchema, values), ignored: [] };
   return parseQueryLenient(deliveryQuerySchema, values);
 }
 
-export async function listDeliveries(options: { query: DeliveryQuery; database?: Database; now?: Date }): Promise<DeliveryPage> {
+export async function listDeliveries(options: {
+  query: DeliveryQuery;
+  database?: Database;
+  now?: Date;
+}): Promise<DeliveryPage> {
   const db = options.database ?? (await getDatabase());
   const { query } = options;
   const limit = query.limit ?? DELIVERY_PAGE_SIZE;
   const filters = { outcome: query.outcome, groupId: query.group, origin: query.origin };
   const [rows, counts] = await Promise.all([
-    findDeliveries(db.client, { filters, cursor: query.cursor ? decodeDeliveryCursor(query.cursor) : null, limit: limit + 1 }),
+    findDeliveries(db.client, {
+      filters,
+      cursor: query.cursor ? decodeDeliveryCursor(query.cursor) : null,
+      limit: limit + 1,
+    }),
     countDeliveriesByOutcome(db.client, { groupId: query.group, origin: query.origin }),
   ]);
   const page = rows.slice(0, limit);
@@ -45,7 +56,11 @@ export async function listDeliveries(options: { query: DeliveryQuery; database?:
   const threads = await findExistingThreads(db.client, groupIds);
   return {
     generatedAt: (options.now ?? new Date()).toISOString(),
-    filters: { ...(query.outcome ? { outcome: query.outcome } : {}), ...(query.group ? { group: query.group } : {}), ...(query.origin ? { origin: query.origin } : {}) },
+    filters: {
+      ...(query.outcome ? { outcome: query.outcome } : {}),
+      ...(query.group ? { group: query.group } : {}),
+      ...(query.origin ? { origin: query.origin } : {}),
+    },
     cursor: query.cursor ?? null,
     items: page.map((row) => ({ ...row, threadExists: row.groupId !== null && threads.has(row.groupId) })),
     nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last) : null,
@@ -75,7 +90,10 @@ export async function getDeliveryBody(options: { id: number; database?: Database
   const full = decodeUtf8(bytes);
   // stream: true leaves a character cut at the display limit undecoded instead of turning it into U+FFFD.
   const shown = bytes.subarray(0, DISPLAY_LIMIT_BYTES);
-  const text = bytes.length > DISPLAY_LIMIT_BYTES ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(shown, { stream: true }) : full.text;
+  const text =
+    bytes.length > DISPLAY_LIMIT_BYTES
+      ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(shown, { stream: true })
+      : full.text;
   const masker = new SecretMasker();
   return {
     id: row.id,
@@ -94,7 +112,10 @@ export async function getDeliveryBody(options: { id: number; database?: Database
 }
 
 /** The exact stored bytes, for download. */
-export async function getDeliveryRawBytes(options: { id: number; database?: Database }): Promise<{ bytes: Uint8Array; filename: string }> {
+export async function getDeliveryRawBytes(options: {
+  id: number;
+  database?: Database;
+}): Promise<{ bytes: Uint8Array; filename: string }> {
   const row = await storedBody(options.id, options.database);
   return { bytes: row.bytes, filename: `delivery-${row.id}${row.rawBodyTruncated ? "-truncated" : ""}.bin` };
 }

@@ -7,14 +7,20 @@ import { multiRowInserts, type SqlValue } from "../db/sql.ts";
  * The thread of `groupId`, created if new. Its vendor is the first one an event names: a thread that opens with
  * messages (no vendor) takes the vendor of its first call, so replay opens in the thread's own encoding.
  */
-export async function ensureThread(tx: ModelClient, groupId: string, at: Date, vendor: string | null): Promise<{ id: number; vendor: string | null }> {
+export async function ensureThread(
+  tx: ModelClient,
+  groupId: string,
+  at: Date,
+  vendor: string | null,
+): Promise<{ id: number; vendor: string | null }> {
   const thread = await tx.thread.upsert({
     where: { groupId },
     create: { groupId, createdAt: at, lastActivityAt: at, vendor },
     update: {},
     select: { id: true, lastActivityAt: true, vendor: true },
   });
-  if (thread.lastActivityAt < at) await tx.thread.update({ where: { id: thread.id }, data: { lastActivityAt: at }, select: { id: true } });
+  if (thread.lastActivityAt < at)
+    await tx.thread.update({ where: { id: thread.id }, data: { lastActivityAt: at }, select: { id: true } });
   if (thread.vendor === null && vendor !== null) await setThreadVendor(tx, thread.id, vendor);
   return { id: thread.id, vendor: thread.vendor ?? vendor };
 }
@@ -28,15 +34,29 @@ export async function touchThread(tx: ModelClient, threadId: number, at: Date): 
   await tx.thread.updateMany({ where: { id: threadId, lastActivityAt: { lt: at } }, data: { lastActivityAt: at } });
 }
 
-export type RegisteredCall = { id: number; registrationSha256: string; status: string; subscription: string | null; eventId: number | null };
+export type RegisteredCall = {
+  id: number;
+  registrationSha256: string;
+  status: string;
+  subscription: string | null;
+  eventId: number | null;
+};
 
-export async function findRegisteredCall(tx: ModelClient, groupId: string, callKey: string): Promise<RegisteredCall | null> {
+export async function findRegisteredCall(
+  tx: ModelClient,
+  groupId: string,
+  callKey: string,
+): Promise<RegisteredCall | null> {
   const call = await tx.toolCall.findUnique({
     where: { groupId_callKey: { groupId, callKey } },
     select: { id: true, registrationSha256: true, status: true, subscription: true },
   });
   if (!call) return null;
-  const event = await tx.event.findFirst({ where: { toolCallId: call.id, kind: "tool_call" }, select: { id: true }, orderBy: { id: "asc" } });
+  const event = await tx.event.findFirst({
+    where: { toolCallId: call.id, kind: "tool_call" },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   return { ...call, eventId: event?.id ?? null };
 }
 
@@ -86,7 +106,11 @@ export async function createEvent(tx: ModelClient, event: NewEvent): Promise<num
 }
 
 export async function findLatestEventOfCall(tx: ModelClient, toolCallId: number, kind: string): Promise<number | null> {
-  const event = await tx.event.findFirst({ where: { toolCallId, kind }, select: { id: true }, orderBy: { id: "desc" } });
+  const event = await tx.event.findFirst({
+    where: { toolCallId, kind },
+    select: { id: true },
+    orderBy: { id: "desc" },
+  });
   return event?.id ?? null;
 }
 
@@ -104,7 +128,10 @@ export async function anyCallExists(tx: ModelClient, keys: { groupId: string; ca
   for (const [groupId, callKeys] of byGroup) {
     // Chunks stay under SQLite's 999-parameter limit that Prisma assumes.
     for (let start = 0; start < callKeys.length; start += 900) {
-      const found = await tx.toolCall.findFirst({ where: { groupId, callKey: { in: callKeys.slice(start, start + 900) } }, select: { id: true } });
+      const found = await tx.toolCall.findFirst({
+        where: { groupId, callKey: { in: callKeys.slice(start, start + 900) } },
+        select: { id: true },
+      });
       if (found) return true;
     }
   }
@@ -114,17 +141,39 @@ export async function anyCallExists(tx: ModelClient, keys: { groupId: string; ca
 export type NewCallWithEvent = { call: NewCall; step: number | null };
 
 const CALL_COLUMNS = [
-  "threadId", "groupId", "callKey", "callId", "toolName", "argumentsText", "argumentsEscaped", "argumentsJson", "argumentsError",
-  "declarationJson", "outputSchemaJson", "vendor", "step", "subscription", "requestedAt", "deadlineAt", "registrationSha256", "status",
+  "threadId",
+  "groupId",
+  "callKey",
+  "callId",
+  "toolName",
+  "argumentsText",
+  "argumentsEscaped",
+  "argumentsJson",
+  "argumentsError",
+  "declarationJson",
+  "outputSchemaJson",
+  "vendor",
+  "step",
+  "subscription",
+  "requestedAt",
+  "deadlineAt",
+  "registrationSha256",
+  "status",
 ] as const;
 
 /**
  * Inserts new calls and their tool_call timeline events with multi-row INSERTs (events in the given order);
  * returns the row ids in input order.
  */
-export async function insertCallsWithEvents(tx: ModelClient, rows: NewCallWithEvent[], source: string): Promise<{ callId: number; eventId: number }[]> {
+export async function insertCallsWithEvents(
+  tx: ModelClient,
+  rows: NewCallWithEvent[],
+  source: string,
+): Promise<{ callId: number; eventId: number }[]> {
   const callIds = new Map<string, number>();
-  const callRows = rows.map(({ call }) => CALL_COLUMNS.map((column): SqlValue => (column === "status" ? "pending" : call[column])));
+  const callRows = rows.map(({ call }) =>
+    CALL_COLUMNS.map((column): SqlValue => (column === "status" ? "pending" : call[column])),
+  );
   for (const statement of multiRowInserts("ToolCall", CALL_COLUMNS, callRows, ["id", "groupId", "callKey"])) {
     for (const row of await tx.$queryRaw<{ id: number | bigint; groupId: string; callKey: string }[]>(statement)) {
       callIds.set(JSON.stringify([row.groupId, row.callKey]), Number(row.id));
@@ -136,9 +185,23 @@ export async function insertCallsWithEvents(tx: ModelClient, rows: NewCallWithEv
     return id;
   });
   const eventIds = new Map<number, number>();
-  const eventRows = rows.map(({ call, step }, index) => [call.threadId, "tool_call", ids[index] ?? null, step, source, call.requestedAt, false]);
-  for (const statement of multiRowInserts("Event", ["threadId", "kind", "toolCallId", "step", "source", "occurredAt", "textEscaped"], eventRows, ["id", "toolCallId"])) {
-    for (const row of await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint }[]>(statement)) eventIds.set(Number(row.toolCallId), Number(row.id));
+  const eventRows = rows.map(({ call, step }, index) => [
+    call.threadId,
+    "tool_call",
+    ids[index] ?? null,
+    step,
+    source,
+    call.requestedAt,
+    false,
+  ]);
+  for (const statement of multiRowInserts(
+    "Event",
+    ["threadId", "kind", "toolCallId", "step", "source", "occurredAt", "textEscaped"],
+    eventRows,
+    ["id", "toolCallId"],
+  )) {
+    for (const row of await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint }[]>(statement))
+      eventIds.set(Number(row.toolCallId), Number(row.id));
   }
   return ids.map((callId) => ({ callId, eventId: eventIds.get(callId) ?? 0 }));
 }

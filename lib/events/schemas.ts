@@ -16,7 +16,10 @@ export const toolDeclarationSchema = z
     name: identifier(TOOL_NAME_MAX),
     description: z.string().max(100_000).optional(),
     inputSchema: z.unknown().optional().describe("JSON Schema of the arguments"),
-    outputSchema: z.unknown().optional().describe("JSON Schema of structured results; results are validated against it"),
+    outputSchema: z
+      .unknown()
+      .optional()
+      .describe("JSON Schema of structured results; results are validated against it"),
   })
   .meta({ id: "ToolDeclaration" });
 
@@ -33,7 +36,13 @@ export const toolCallEventSchema = z
       .describe("Raw argument text as the model produced it (kept verbatim), or already-parsed JSON"),
     declaration: toolDeclarationSchema.optional(),
     deadline: isoInstant().optional().describe("After this instant the call is timed out"),
-    timeout_ms: z.number().int().positive().max(366 * 24 * 3600 * 1000).optional().describe("Deadline relative to occurred_at"),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(366 * 24 * 3600 * 1000)
+      .optional()
+      .describe("Deadline relative to occurred_at"),
     subscription: z.boolean().optional().describe("The call starts a subscription: results append until cancelled"),
     vendor: identifier(64).optional().describe("Encoding the call came from, e.g. anthropic, openai-chat, gemini, mcp"),
   })
@@ -44,7 +53,12 @@ export const outputTextEventSchema = z
   .meta({ id: "OutputTextEvent" });
 
 export const messageEventSchema = z
-  .strictObject({ type: z.literal("message"), ...common, role: z.enum(["system", "user", "assistant"]), text: z.string() })
+  .strictObject({
+    type: z.literal("message"),
+    ...common,
+    role: z.enum(["system", "user", "assistant"]),
+    text: z.string(),
+  })
   .meta({ id: "MessageEvent" });
 
 export const reasoningEventSchema = z
@@ -62,13 +76,25 @@ export const errorEventSchema = z
   .meta({ id: "ErrorEvent" });
 
 export const subscriptionCancelEventSchema = z
-  .strictObject({ type: z.literal("subscription_cancel"), ...common, id: callKey, reason: z.string().max(2000).optional() })
+  .strictObject({
+    type: z.literal("subscription_cancel"),
+    ...common,
+    id: callKey,
+    reason: z.string().max(2000).optional(),
+  })
   .meta({ id: "SubscriptionCancelEvent" });
 
 export const traceEventSchema = z
   .discriminatedUnion(
     "type",
-    [toolCallEventSchema, outputTextEventSchema, messageEventSchema, reasoningEventSchema, errorEventSchema, subscriptionCancelEventSchema],
+    [
+      toolCallEventSchema,
+      outputTextEventSchema,
+      messageEventSchema,
+      reasoningEventSchema,
+      errorEventSchema,
+      subscriptionCancelEventSchema,
+    ],
     { error: "type must be one of tool_call, output_text, message, reasoning, error, subscription_cancel" },
   )
   .meta({ id: "TraceEvent" });

@@ -34,7 +34,13 @@ type BatchContext = { threads: Map<string, { id: number; latest: Date; vendor: s
 
 const newContext = (): BatchContext => ({ threads: new Map() });
 
-async function threadFor(tx: ModelClient, context: BatchContext, groupId: string, at: Date, vendor: string | null): Promise<number> {
+async function threadFor(
+  tx: ModelClient,
+  context: BatchContext,
+  groupId: string,
+  at: Date,
+  vendor: string | null,
+): Promise<number> {
   const known = context.threads.get(groupId);
   if (known) {
     if (known.latest < at) known.latest = at;
@@ -54,7 +60,13 @@ async function flushThreads(tx: ModelClient, context: BatchContext): Promise<voi
 }
 
 function recorded(event: TraceEvent, eventId: number, id?: string): EventRecorded {
-  return { status: "recorded", type: event.type, group_id: event.group_id, ...(id === undefined ? {} : { id }), event_id: eventId };
+  return {
+    status: "recorded",
+    type: event.type,
+    group_id: event.group_id,
+    ...(id === undefined ? {} : { id }),
+    event_id: eventId,
+  };
 }
 
 function occurredAt(event: TraceEvent, receivedAt: Date): Date {
@@ -109,7 +121,11 @@ function newCallRow(event: ToolCallEvent, threadId: number, receivedAt: Date): N
   const at = occurredAt(event, receivedAt);
   const args = describeArguments(event.arguments);
   const encodedArgs = args.text === null ? null : encodeStoredText(args.text);
-  const deadline = event.deadline ? new Date(event.deadline) : event.timeout_ms ? new Date(at.getTime() + event.timeout_ms) : null;
+  const deadline = event.deadline
+    ? new Date(event.deadline)
+    : event.timeout_ms
+      ? new Date(at.getTime() + event.timeout_ms)
+      : null;
   return {
     threadId,
     groupId: event.group_id,
@@ -121,7 +137,8 @@ function newCallRow(event: ToolCallEvent, threadId: number, receivedAt: Date): N
     argumentsJson: args.json,
     argumentsError: args.error,
     declarationJson: event.declaration ? JSON.stringify(event.declaration) : null,
-    outputSchemaJson: event.declaration?.outputSchema === undefined ? null : JSON.stringify(event.declaration.outputSchema),
+    outputSchemaJson:
+      event.declaration?.outputSchema === undefined ? null : JSON.stringify(event.declaration.outputSchema),
     vendor: event.vendor ?? null,
     step: event.step ?? null,
     subscription: event.subscription ? "active" : null,
@@ -131,19 +148,34 @@ function newCallRow(event: ToolCallEvent, threadId: number, receivedAt: Date): N
   };
 }
 
-async function registerCall(tx: ModelClient, context: BatchContext, event: ToolCallEvent, receivedAt: Date): Promise<EventReply> {
+async function registerCall(
+  tx: ModelClient,
+  context: BatchContext,
+  event: ToolCallEvent,
+  receivedAt: Date,
+): Promise<EventReply> {
   const at = occurredAt(event, receivedAt);
   const hash = registrationHash(event);
   const existing = await findRegisteredCall(tx, event.group_id, event.id);
   if (existing) {
     if (existing.registrationSha256 !== hash && existing.registrationSha256 !== legacyRegistrationHash(event)) {
-      throw new AppError("conflict", `Call "${event.id}" is already registered in thread "${event.group_id}" with different content`);
+      throw new AppError(
+        "conflict",
+        `Call "${event.id}" is already registered in thread "${event.group_id}" with different content`,
+      );
     }
     return { status: 200, body: recorded(event, existing.eventId ?? 0, event.id) };
   }
   const threadId = await threadFor(tx, context, event.group_id, at, event.vendor ?? null);
   const callRowId = await createCall(tx, newCallRow(event, threadId, receivedAt));
-  const eventId = await createEvent(tx, { threadId, kind: "tool_call", toolCallId: callRowId, step: event.step ?? null, source: "api", occurredAt: at });
+  const eventId = await createEvent(tx, {
+    threadId,
+    kind: "tool_call",
+    toolCallId: callRowId,
+    step: event.step ?? null,
+    source: "api",
+    occurredAt: at,
+  });
   return { status: 201, body: recorded(event, eventId, event.id) };
 }
 
@@ -200,7 +232,12 @@ async function recordTimelineEvent(
     kind: event.type,
     toolCallId,
     step: event.step ?? null,
-    role: event.type === "message" ? event.role : event.type === "output_text" || event.type === "reasoning" ? "assistant" : null,
+    role:
+      event.type === "message"
+        ? event.role
+        : event.type === "output_text" || event.type === "reasoning"
+          ? "assistant"
+          : null,
     text: encoded.stored,
     textEscaped: encoded.escaped,
     dataJson: event.type === "error" && event.layer ? JSON.stringify({ layer: event.layer }) : null,
@@ -215,11 +252,18 @@ function parseEvent(value: unknown): TraceEvent {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue ? formatIssuePath(issue.path) : "";
-  throw new AppError("invalid", issue ? `${path || "event"}: ${issue.message}` : "Invalid event", { path: path || undefined });
+  throw new AppError("invalid", issue ? `${path || "event"}: ${issue.message}` : "Invalid event", {
+    path: path || undefined,
+  });
 }
 
 /** One event inside `tx`. Rule violations (AppError) are raised before the event writes anything. */
-function recordInTransaction(tx: ModelClient, context: BatchContext, event: TraceEvent, receivedAt: Date): Promise<EventReply> {
+function recordInTransaction(
+  tx: ModelClient,
+  context: BatchContext,
+  event: TraceEvent,
+  receivedAt: Date,
+): Promise<EventReply> {
   if (event.type === "tool_call") return registerCall(tx, context, event, receivedAt);
   if (event.type === "subscription_cancel") return cancelSubscription(tx, context, event, receivedAt);
   return recordTimelineEvent(tx, context, event, receivedAt);
@@ -304,28 +348,50 @@ async function registerNewCalls(db: Database, values: unknown[], receivedAt: Dat
   }
   return db.transaction(
     async (tx) => {
-      if (await anyCallExists(tx, events.map((e) => ({ groupId: e.group_id, callKey: e.id })))) return null;
+      if (
+        await anyCallExists(
+          tx,
+          events.map((e) => ({ groupId: e.group_id, callKey: e.id })),
+        )
+      )
+        return null;
       const context = newContext();
       const rows: NewCallWithEvent[] = [];
       for (const event of events) {
-        const threadId = await threadFor(tx, context, event.group_id, occurredAt(event, receivedAt), event.vendor ?? null);
+        const threadId = await threadFor(
+          tx,
+          context,
+          event.group_id,
+          occurredAt(event, receivedAt),
+          event.vendor ?? null,
+        );
         rows.push({ call: newCallRow(event, threadId, receivedAt), step: event.step ?? null });
       }
       const ids = await insertCallsWithEvents(tx, rows, "api");
       await flushThreads(tx, context);
-      return events.map((event, index): EventReply => ({ status: 201, body: recorded(event, ids[index]?.eventId ?? 0, event.id) }));
+      return events.map((event, index): EventReply => ({
+        status: 201,
+        body: recorded(event, ids[index]?.eventId ?? 0, event.id),
+      }));
     },
     { timeout: 120_000 },
   );
 }
 
 /** POST /api/events: one event (answered with its own status) or an array (207, one result per item, in order). */
-export async function recordEvents(body: unknown, options: { database?: Database; receivedAt?: Date } = {}): Promise<EventReply> {
+export async function recordEvents(
+  body: unknown,
+  options: { database?: Database; receivedAt?: Date } = {},
+): Promise<EventReply> {
   const db = options.database ?? (await getDatabase());
   const receivedAt = options.receivedAt ?? new Date();
   if (!Array.isArray(body)) return recordAlone(db, body, receivedAt);
   if (body.length === 0) throw new AppError("invalid", "An event batch must hold at least one event");
-  if (body.length > MAX_BATCH) throw new AppError("invalid", `An event batch holds at most ${MAX_BATCH} events, got ${body.length}`);
+  if (body.length > MAX_BATCH)
+    throw new AppError("invalid", `An event batch holds at most ${MAX_BATCH} events, got ${body.length}`);
   const replies = await recordBatch(db, body, receivedAt);
-  return { status: 207, body: { results: replies.map((reply, index) => ({ index, status: reply.status, body: reply.body })) } };
+  return {
+    status: 207,
+    body: { results: replies.map((reply, index) => ({ index, status: reply.status, body: reply.body })) },
+  };
 }

@@ -8,7 +8,16 @@ import { analyzeResult } from "../results/analyze.ts";
 import { summarizeAnalysis } from "../ingest/result-columns.ts";
 import type { Database } from "../db/client.ts";
 
-export const BULK_TOOLS = ["search_docs", "deploy", "get_weather", "read_file", "run_sql", "send_email", "create_ticket", "fetch_url"] as const;
+export const BULK_TOOLS = [
+  "search_docs",
+  "deploy",
+  "get_weather",
+  "read_file",
+  "run_sql",
+  "send_email",
+  "create_ticket",
+  "fetch_url",
+] as const;
 export const BULK_VENDORS = ["anthropic", "openai-chat", "gemini"] as const;
 /** Words the result texts carry: `word_<i % 997>` and `order_<i>` make rare and unique search terms. */
 export const BULK_WORD_MODULUS = 997;
@@ -63,30 +72,58 @@ function resultText(provider: Database["provider"]): string {
 }
 
 function analysisJson(): { ok: string; bad: string } {
-  const summary = (text: string) => JSON.stringify(summarizeAnalysis(analyzeResult({ text, displayAs: null, outputSchema: null })));
+  const summary = (text: string) =>
+    JSON.stringify(summarizeAnalysis(analyzeResult({ text, displayAs: null, outputSchema: null })));
   const meta = { toolName: "bulk", toolVersion: "1", traceId: "t", durationMs: 1, cached: false };
   return {
-    ok: summary(JSON.stringify({ success: true, data: {}, confidence: 0.9, source: [{ type: "database", id: "orders" }], nextAction: "continue", error: null, meta })),
-    bad: summary(JSON.stringify({ success: false, data: null, confidence: 0, source: [], nextAction: "retry", error: { type: "timeout", message: "m", retryable: true }, meta })),
+    ok: summary(
+      JSON.stringify({
+        success: true,
+        data: {},
+        confidence: 0.9,
+        source: [{ type: "database", id: "orders" }],
+        nextAction: "continue",
+        error: null,
+        meta,
+      }),
+    ),
+    bad: summary(
+      JSON.stringify({
+        success: false,
+        data: null,
+        confidence: 0,
+        source: [],
+        nextAction: "retry",
+        error: { type: "timeout", message: "m", retryable: true },
+        meta,
+      }),
+    ),
   };
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-async function seedChunk(database: Database, options: BulkSeedOptions, from: number, to: number, analysis: { ok: string; bad: string }): Promise<void> {
+async function seedChunk(
+  database: Database,
+  options: BulkSeedOptions,
+  from: number,
+  to: number,
+  analysis: { ok: string; bad: string },
+): Promise<void> {
   const p = database.provider;
   const per = options.callsPerThread;
   const startMs = options.start.getTime();
   const prefix = quote(options.prefix);
   const requested = timeAt(p, startMs, "i * 1000");
   const received = timeAt(p, startMs, `i * 1000 + ${latency}`);
-  await database.transaction(async (tx) => {
-    // Threads whose first call falls in this chunk.
-    await tx.$executeRawUnsafe(`INSERT INTO "Thread" ("groupId", "title", "vendor", "createdAt", "lastActivityAt")
+  await database.transaction(
+    async (tx) => {
+      // Threads whose first call falls in this chunk.
+      await tx.$executeRawUnsafe(`INSERT INTO "Thread" ("groupId", "title", "vendor", "createdAt", "lastActivityAt")
       SELECT ${prefix} || '_' || ${num(`i / ${per}`, p)}, 'bulk thread ' || ${num(`i / ${per}`, p)}, ${vendor}, ${requested}, ${timeAt(p, startMs, `(i + ${per}) * 1000`)}
       FROM ${series(p, from, to)} WHERE i % ${per} = 0`);
-    if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "Thread"`);
-    await tx.$executeRawUnsafe(`INSERT INTO "ToolCall" ("threadId", "groupId", "callKey", "callId", "toolName", "argumentsText", "argumentsJson", "vendor", "step", "status",
+      if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "Thread"`);
+      await tx.$executeRawUnsafe(`INSERT INTO "ToolCall" ("threadId", "groupId", "callKey", "callId", "toolName", "argumentsText", "argumentsJson", "vendor", "step", "status",
         "requestedAt", "completedAt", "deadlineAt", "timedOutAt", "resultCount", "lastResultAt", "registrationSha256")
       SELECT t."id", t."groupId", 'call_' || ${num("i", p)}, 'toolu_' || ${num("i", p)}, ${tool},
         '{"query":"word_' || ${num(`(i * 13) % ${BULK_WORD_MODULUS}`, p)} || ' order_' || ${num("i", p)} || '"}', NULL, ${vendor}, i % ${per}, ${status},
@@ -94,12 +131,12 @@ async function seedChunk(database: Database, options: BulkSeedOptions, from: num
         CASE WHEN i % 100 = 3 THEN ${timeAt(p, startMs, "i * 1000 + 30000")} END, CASE WHEN ${finished} THEN 1 ELSE 0 END,
         CASE WHEN ${finished} THEN ${received} END, 'bulk'
       FROM ${series(p, from, to)} JOIN "Thread" t ON t."groupId" = ${prefix} || '_' || ${num(`i / ${per}`, p)}`);
-    // PostgreSQL plans the joins below from statistics; without fresh ones it nested-loops over a seq scan.
-    if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "ToolCall"`);
-    const callOf = `JOIN "ToolCall" c ON c."groupId" = ${prefix} || '_' || ${num(`i / ${per}`, p)} AND c."callKey" = 'call_' || ${num("i", p)}`;
-    await tx.$executeRawUnsafe(`INSERT INTO "Event" ("threadId", "kind", "toolCallId", "step", "source", "occurredAt")
+      // PostgreSQL plans the joins below from statistics; without fresh ones it nested-loops over a seq scan.
+      if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "ToolCall"`);
+      const callOf = `JOIN "ToolCall" c ON c."groupId" = ${prefix} || '_' || ${num(`i / ${per}`, p)} AND c."callKey" = 'call_' || ${num("i", p)}`;
+      await tx.$executeRawUnsafe(`INSERT INTO "Event" ("threadId", "kind", "toolCallId", "step", "source", "occurredAt")
       SELECT c."threadId", 'tool_call', c."id", c."step", 'runtime', c."requestedAt" FROM ${series(p, from, to)} ${callOf}`);
-    await tx.$executeRawUnsafe(`INSERT INTO "ToolResult" ("toolCallId", "ordinal", "text", "textSha256", "textBytes", "contentSha256", "displayKind", "receivedAt",
+      await tx.$executeRawUnsafe(`INSERT INTO "ToolResult" ("toolCallId", "ordinal", "text", "textSha256", "textBytes", "contentSha256", "displayKind", "receivedAt",
         "isError", "errorSource", "envelopeKind", "success", "confidence", "nextAction", "errorType", "errorMessage", "errorRetryable",
         "metaToolName", "metaToolVersion", "metaTraceId", "metaDurationMs", "metaCached", "analysisJson")
       SELECT c."id", 0, txt, 'bulk', length(txt), 'bulk_' || ${num("i", p)}, 'raw', ${received},
@@ -107,19 +144,24 @@ async function seedChunk(database: Database, options: BulkSeedOptions, from: num
         CASE WHEN ${failed} THEN ${errorType} END, CASE WHEN ${failed} THEN 'upstream said no' END, CASE WHEN ${failed} THEN TRUE END,
         'bulk', '1', 't' || ${num("i", p)}, ${latency}, FALSE, CASE WHEN ${failed} THEN ${quote(analysis.bad)} ELSE ${quote(analysis.ok)} END
       FROM (SELECT i, ${resultText(p)} AS txt FROM ${series(p, from, to)} WHERE ${finished}) s ${callOf}`);
-    if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "ToolResult"`);
-    const resultOf = `${callOf} JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = 0`;
-    await tx.$executeRawUnsafe(`INSERT INTO "Event" ("threadId", "kind", "toolCallId", "resultId", "source", "occurredAt")
+      if (p === "postgresql") await tx.$executeRawUnsafe(`ANALYZE "ToolResult"`);
+      const resultOf = `${callOf} JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = 0`;
+      await tx.$executeRawUnsafe(`INSERT INTO "Event" ("threadId", "kind", "toolCallId", "resultId", "source", "occurredAt")
       SELECT c."threadId", 'tool_result', c."id", r."id", 'callback', r."receivedAt" FROM ${series(p, from, to)} ${resultOf} WHERE ${finished}`);
-    await tx.$executeRawUnsafe(`INSERT INTO "Delivery" ("receivedAt", "outcome", "httpStatus", "groupId", "callKey", "toolCallId", "resultId", "contentType", "bodyBytes")
+      await tx.$executeRawUnsafe(`INSERT INTO "Delivery" ("receivedAt", "outcome", "httpStatus", "groupId", "callKey", "toolCallId", "resultId", "contentType", "bodyBytes")
       SELECT r."receivedAt", 'accepted', 200, c."groupId", c."callKey", c."id", r."id", 'application/json', r."textBytes" + 80
       FROM ${series(p, from, to)} ${resultOf} WHERE ${finished}`);
-  }, { timeout: 600_000 });
+    },
+    { timeout: 600_000 },
+  );
 }
 
 /** Writes `options.calls` calls (and their threads, events, results, deliveries). */
 export async function seedBulk(database: Database, options: BulkSeedOptions): Promise<void> {
-  const chunk = Math.max(options.callsPerThread, Math.floor((options.chunk ?? 50_000) / options.callsPerThread) * options.callsPerThread);
+  const chunk = Math.max(
+    options.callsPerThread,
+    Math.floor((options.chunk ?? 50_000) / options.callsPerThread) * options.callsPerThread,
+  );
   const analysis = analysisJson();
   for (let from = 0; from < options.calls; from += chunk) {
     await seedChunk(database, options, from, Math.min(options.calls, from + chunk), analysis);

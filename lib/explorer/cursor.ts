@@ -16,7 +16,9 @@ export function decodeExplorerCursor(token: string): ExplorerCursor | null {
   const padded = token.replaceAll("-", "+").replaceAll("_", "/") + "=".repeat((4 - (token.length % 4)) % 4);
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(padded), (c) => c.charCodeAt(0))));
+    value = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(padded), (c) => c.charCodeAt(0))),
+    );
   } catch {
     return null;
   }

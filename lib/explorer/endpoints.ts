@@ -9,5 +9,6 @@ import { exploreCalls } from "./service.ts";
 export const exploreCallsEndpoint = endpoint({
   name: "GET /api/calls",
   access: "read",
-  handle: async (request) => jsonReply(200, await exploreCalls(parseQuery(explorerQuerySchema, request.url.searchParams))),
+  handle: async (request) =>
+    jsonReply(200, await exploreCalls(parseQuery(explorerQuerySchema, request.url.searchParams))),
 });

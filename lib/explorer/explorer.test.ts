@@ -37,18 +37,59 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     const seed = createSeeder(t.database);
     const meta = { toolName: "t", toolVersion: "1", traceId: "x", cached: false };
     const call = (id: string, name: string, ms: number, extra: Record<string, unknown> = {}) =>
-      seed.call({ group_id: "live", id, name, occurred_at: at(ms).toISOString(), arguments: JSON.stringify({ target: `${id} zebracorn` }), ...extra });
+      seed.call({
+        group_id: "live",
+        id,
+        name,
+        occurred_at: at(ms).toISOString(),
+        arguments: JSON.stringify({ target: `${id} zebracorn` }),
+        ...extra,
+      });
     await call("a", "deploy", 0, { vendor: "anthropic", timeout_ms: 600_000 });
-    await seed.deliver({ group_id: "live", id: "a", text: seed.envelope({ success: false, confidence: 0, nextAction: "retry", error: { type: "timeout", message: "slow upstream", retryable: true }, meta }) }, { receivedAt: at(2500) });
+    await seed.deliver(
+      {
+        group_id: "live",
+        id: "a",
+        text: seed.envelope({
+          success: false,
+          confidence: 0,
+          nextAction: "retry",
+          error: { type: "timeout", message: "slow upstream", retryable: true },
+          meta,
+        }),
+      },
+      { receivedAt: at(2500) },
+    );
     await call("b", "deploy", 10_000, { vendor: "openai-chat" });
-    await seed.deliver({ group_id: "live", id: "b", text: "Error: permission denied for prod" }, { receivedAt: at(10_300) });
+    await seed.deliver(
+      { group_id: "live", id: "b", text: "Error: permission denied for prod" },
+      { receivedAt: at(10_300) },
+    );
     await call("c", "search_docs", 20_000);
-    await seed.deliver({ group_id: "live", id: "c", text: seed.envelope({ confidence: 0.3, nextAction: "ask_user", data: { note: "quokka habitat" }, meta: { ...meta, durationMs: 42 } }) }, { receivedAt: at(25_000) });
+    await seed.deliver(
+      {
+        group_id: "live",
+        id: "c",
+        text: seed.envelope({
+          confidence: 0.3,
+          nextAction: "ask_user",
+          data: { note: "quokka habitat" },
+          meta: { ...meta, durationMs: 42 },
+        }),
+      },
+      { receivedAt: at(25_000) },
+    );
     await call("d", "search_docs", 30_000);
-    await seed.deliver({ group_id: "live", id: "d", text: seed.envelope({ confidence: 1.4, meta }) }, { receivedAt: at(30_100) });
+    await seed.deliver(
+      { group_id: "live", id: "d", text: seed.envelope({ confidence: 1.4, meta }) },
+      { receivedAt: at(30_100) },
+    );
     await call("e", "search_docs", 40_000, { timeout_ms: 1000 });
     await sweepTimedOutCalls({ now: at(50_000) });
-    await seed.deliver({ group_id: "live", id: "e", text: seed.envelope({ confidence: 0.85, meta }) }, { receivedAt: at(60_000) });
+    await seed.deliver(
+      { group_id: "live", id: "e", text: seed.envelope({ confidence: 0.85, meta }) },
+      { receivedAt: at(60_000) },
+    );
     await call("f", "get_weather", 70_000);
     await seedBulk(t.database, { calls: BULK, callsPerThread: 50, prefix: "bulk", start: at(100_000_000) });
   });
@@ -60,11 +101,27 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     const items = await all({ thread: "live" });
     const byKey = Object.fromEntries(items.map((item) => [item.callKey, item]));
     expect(keys(items)).toEqual(["f", "e", "d", "c", "b", "a"]);
-    expect(byKey.a).toMatchObject({ status: "errored", latencyMs: 2500, errorType: "timeout", nextAction: "retry", confidence: 0, isError: true, verdict: { state: "failed", action: "retry", tone: "bad" } });
+    expect(byKey.a).toMatchObject({
+      status: "errored",
+      latencyMs: 2500,
+      errorType: "timeout",
+      nextAction: "retry",
+      confidence: 0,
+      isError: true,
+      verdict: { state: "failed", action: "retry", tone: "bad" },
+    });
     expect(byKey.b).toMatchObject({ latencyMs: 300, envelopeKind: null, isError: true, verdict: { state: "error" } });
     // meta.durationMs wins over the wall clock (5 s).
-    expect(byKey.c).toMatchObject({ latencyMs: 42, confidence: 0.3, verdict: { state: "low", action: "ask_user", band: "low" } });
-    expect(byKey.d).toMatchObject({ envelopeKind: "invalid", confidence: 1.4, verdict: { state: "invalid", band: null } });
+    expect(byKey.c).toMatchObject({
+      latencyMs: 42,
+      confidence: 0.3,
+      verdict: { state: "low", action: "ask_user", band: "low" },
+    });
+    expect(byKey.d).toMatchObject({
+      envelopeKind: "invalid",
+      confidence: 1.4,
+      verdict: { state: "invalid", band: null },
+    });
     expect(byKey.e).toMatchObject({ late: true, verdict: { state: "ok", band: "high" } });
     expect(byKey.e?.timedOutAt).not.toBeNull();
     expect(byKey.f).toMatchObject({ status: "pending", latencyMs: null, verdict: { state: "waiting" } });
@@ -90,7 +147,11 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     expect(keys(await all({ ...live, latencyMin: "100", latencyMax: "2500" }))).toEqual(["d", "b", "a"]);
     expect(keys(await all({ ...live, confidenceMin: "0.5", confidenceBelow: "1" }))).toEqual(["e"]);
     expect(keys(await all({ ...live, confidenceBelow: "0.5" }))).toEqual(["c", "a"]);
-    expect(keys(await all({ ...live, from: at(10_000).toISOString(), to: at(40_000).toISOString() }))).toEqual(["d", "c", "b"]);
+    expect(keys(await all({ ...live, from: at(10_000).toISOString(), to: at(40_000).toISOString() }))).toEqual([
+      "d",
+      "c",
+      "b",
+    ]);
     // "Every failed deploy over 2 s": the issue's own example.
     expect(keys(await all({ tool: "deploy", status: "errored", latencyMin: "2000", thread: "live" }))).toEqual(["a"]);
   });
@@ -112,38 +173,63 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
 
   it("finds the same calls whichever query shape a word's frequency picks", async () => {
     const order = { column: "requestedAt", direction: "desc" } as const;
-    for (const [word, filters] of [["found", {}], ["found", { tool: "deploy" }], ["upstream", { status: "errored" }], ["order_77", {}], ["zebracorn", {}], ["quokka", {}]] as const) {
+    for (const [word, filters] of [
+      ["found", {}],
+      ["found", { tool: "deploy" }],
+      ["upstream", { status: "errored" }],
+      ["order_77", {}],
+      ["zebracorn", {}],
+      ["quokka", {}],
+    ] as const) {
       const page = (shape: "drive" | "probe") =>
-        findCallsPage(t.database.client, t.database.provider, { filters: { ...filters, words: [{ word, shape }] }, order, after: null, limit: 500 });
+        findCallsPage(t.database.client, t.database.provider, {
+          filters: { ...filters, words: [{ word, shape }] },
+          order,
+          after: null,
+          limit: 500,
+        });
       const [drive, probe] = await Promise.all([page("drive"), page("probe")]);
       expect(probe.map((row) => row.id)).toEqual(drive.map((row) => row.id));
       expect(drive.length).toBeGreaterThan(0);
     }
   });
 
-  it.each([["newest"], ["oldest"], ["slowest"], ["fastest"], ["confidence_low"], ["confidence_high"]])("pages through %s without gaps or repeats", async (sort) => {
-    const items: ExplorerCall[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await exploreCalls(query({ sort, limit: "97", ...(cursor ? { cursor } : {}) }));
-      expect(page.items.length).toBeLessThanOrEqual(97);
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    const ids = items.map((item) => item.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const value = (item: ExplorerCall) => (sort === "newest" || sort === "oldest" ? Date.parse(item.requestedAt) : sort.startsWith("confidence") ? item.confidence : item.latencyMs);
-    const expected = [...items].sort((x, y) => {
-      const [a, b] = [value(x) ?? 0, value(y) ?? 0];
-      const desc = sort === "newest" || sort === "slowest" || sort === "confidence_high";
-      return (desc ? b - a : a - b) || (desc ? y.id - x.id : x.id - y.id);
-    });
-    expect(ids).toEqual(expected.map((item) => item.id));
-    const withValue = await t.database.client.toolCall.count({
-      where: sort === "newest" || sort === "oldest" ? {} : sort.startsWith("confidence") ? { resultConfidence: { not: null } } : { latencyMs: { not: null } },
-    });
-    expect(items).toHaveLength(withValue);
-  });
+  it.each([["newest"], ["oldest"], ["slowest"], ["fastest"], ["confidence_low"], ["confidence_high"]])(
+    "pages through %s without gaps or repeats",
+    async (sort) => {
+      const items: ExplorerCall[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await exploreCalls(query({ sort, limit: "97", ...(cursor ? { cursor } : {}) }));
+        expect(page.items.length).toBeLessThanOrEqual(97);
+        items.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      const ids = items.map((item) => item.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const value = (item: ExplorerCall) =>
+        sort === "newest" || sort === "oldest"
+          ? Date.parse(item.requestedAt)
+          : sort.startsWith("confidence")
+            ? item.confidence
+            : item.latencyMs;
+      const expected = [...items].sort((x, y) => {
+        const [a, b] = [value(x) ?? 0, value(y) ?? 0];
+        const desc = sort === "newest" || sort === "slowest" || sort === "confidence_high";
+        return (desc ? b - a : a - b) || (desc ? y.id - x.id : x.id - y.id);
+      });
+      expect(ids).toEqual(expected.map((item) => item.id));
+      const withValue = await t.database.client.toolCall.count({
+        where:
+          sort === "newest" || sort === "oldest"
+            ? {}
+            : sort.startsWith("confidence")
+              ? { resultConfidence: { not: null } }
+              : { latencyMs: { not: null } },
+      });
+      expect(items).toHaveLength(withValue);
+    },
+  );
 
   it("refuses a cursor from another sort", async () => {
     const first = await exploreCalls(query({ limit: "5" }));
@@ -160,7 +246,8 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
         expect([tool.toolName, type.type, items.length]).toEqual([tool.toolName, type.type, type.count]);
       }
     }
-    for (const action of insights.nextActions) expect((await all({ nextAction: action.action })).length).toBe(action.count);
+    for (const action of insights.nextActions)
+      expect((await all({ nextAction: action.action })).length).toBe(action.count);
   });
 
   it("finds the replay step that shows a call with its result", async () => {

@@ -11,7 +11,8 @@ export type CallFilters = {
   tool?: string;
   status?: string;
   /** An envelope error.type; or a signal (errorSource with no type); or the deadline having passed. */
-  errorType?: { kind: "type"; value: string } | { kind: "signal"; source: string } | { kind: "deadline" } | { kind: "untyped" };
+  errorType?:
+    { kind: "type"; value: string } | { kind: "signal"; source: string } | { kind: "deadline" } | { kind: "untyped" };
   vendor?: string;
   latencyMin?: number;
   latencyMax?: number;
@@ -55,8 +56,26 @@ export type CallRow = {
 };
 
 const COLUMNS = [
-  "id", "groupId", "callKey", "toolName", "vendor", "step", "status", "requestedAt", "completedAt", "deadlineAt", "timedOutAt", "resultCount",
-  "latencyMs", "resultLate", "resultEnvelopeKind", "resultSuccess", "resultIsError", "resultErrorType", "resultConfidence", "resultNextAction",
+  "id",
+  "groupId",
+  "callKey",
+  "toolName",
+  "vendor",
+  "step",
+  "status",
+  "requestedAt",
+  "completedAt",
+  "deadlineAt",
+  "timedOutAt",
+  "resultCount",
+  "latencyMs",
+  "resultLate",
+  "resultEnvelopeKind",
+  "resultSuccess",
+  "resultIsError",
+  "resultErrorType",
+  "resultConfidence",
+  "resultNextAction",
 ] as const;
 
 function errorTypeCondition(filter: NonNullable<CallFilters["errorType"]>): Sql {
@@ -107,7 +126,12 @@ function searchCondition(provider: Provider, word: string, shape: "drive" | "pro
  * How many texts hold `word`, counted up to `cap`. SQLite walks the word's doclist (no row lookups); PostgreSQL
  * rechecks each indexed match against its text, so callers keep its cap small.
  */
-export async function countWordMatches(db: ModelClient, provider: Provider, word: string, cap: number): Promise<number> {
+export async function countWordMatches(
+  db: ModelClient,
+  provider: Provider,
+  word: string,
+  cap: number,
+): Promise<number> {
   if (provider === "postgresql") {
     const query = sql`phraseto_tsquery('simple'::regconfig, ${word})`;
     const rows = await db.$queryRaw<{ n: number | bigint }[]>(sql`SELECT
@@ -166,7 +190,12 @@ export async function findCallsPage(
   // Latency and confidence orders list only calls that have the value (a null has no place in the order).
   if (order.column !== "requestedAt") where.push(sql`${column} IS NOT NULL`);
   // Row-value comparison: both databases turn it into one index range.
-  if (after !== null) where.push(order.direction === "desc" ? sql`(${column}, c."id") < (${after.key}, ${after.id})` : sql`(${column}, c."id") > (${after.key}, ${after.id})`);
+  if (after !== null)
+    where.push(
+      order.direction === "desc"
+        ? sql`(${column}, c."id") < (${after.key}, ${after.id})`
+        : sql`(${column}, c."id") > (${after.key}, ${after.id})`,
+    );
   const dir = raw(order.direction === "desc" ? "DESC" : "ASC");
   const rows = await db.$queryRaw<Record<(typeof COLUMNS)[number], unknown>[]>(sql`
     SELECT ${raw(COLUMNS.map((name) => `c."${name}"`).join(", "))} FROM "ToolCall" c
@@ -175,9 +204,11 @@ export async function findCallsPage(
   return rows.map(toRow);
 }
 
-const date = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value instanceof Date ? value : String(value)));
+const date = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(value instanceof Date ? value : String(value));
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const bool = (value: unknown): boolean | null => (value === null || value === undefined ? null : value === true || value === 1 || value === 1n);
+const bool = (value: unknown): boolean | null =>
+  value === null || value === undefined ? null : value === true || value === 1 || value === 1n;
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
 // SQLite hands booleans back as 0/1 and may return bigints; PostgreSQL returns booleans and numbers.
@@ -213,10 +244,19 @@ const REPLAY_KINDS = ["message", "output_text", "reasoning", "tool_call", "tool_
  * and including that result (else the call) replay shows (the kinds lib/traces/canonical-timeline keeps). Null
  * when the call has no timeline event.
  */
-export async function findReplayStep(db: ModelClient, callRowId: number): Promise<{ groupId: string; step: number } | null> {
-  const last = await db.event.findFirst({ where: { toolCallId: callRowId, kind: { in: ["tool_result", "tool_call"] } }, orderBy: { id: "desc" }, select: { id: true, threadId: true, thread: { select: { groupId: true } } } });
+export async function findReplayStep(
+  db: ModelClient,
+  callRowId: number,
+): Promise<{ groupId: string; step: number } | null> {
+  const last = await db.event.findFirst({
+    where: { toolCallId: callRowId, kind: { in: ["tool_result", "tool_call"] } },
+    orderBy: { id: "desc" },
+    select: { id: true, threadId: true, thread: { select: { groupId: true } } },
+  });
   if (last === null) return null;
-  const step = await db.event.count({ where: { threadId: last.threadId, id: { lte: last.id }, kind: { in: REPLAY_KINDS } } });
+  const step = await db.event.count({
+    where: { threadId: last.threadId, id: { lte: last.id }, kind: { in: REPLAY_KINDS } },
+  });
   return { groupId: last.thread.groupId, step };
 }
 

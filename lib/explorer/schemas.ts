@@ -12,11 +12,16 @@ export const EXPLORER_PAGE_SIZE = 50;
 export const EXPLORER_MAX_PAGE_SIZE = 200;
 /** Error "types" that are not an envelope's error.type but the signal that made a result an error (as Insights names them). */
 export const DEADLINE_PASSED = "deadline passed";
-export const SIGNAL_ERROR_TYPES = { "MCP isError": "mcp", '"Error: " text': "error_prefix", "envelope failure (no type)": "envelope" } as const;
+export const SIGNAL_ERROR_TYPES = {
+  "MCP isError": "mcp",
+  '"Error: " text': "error_prefix",
+  "envelope failure (no type)": "envelope",
+} as const;
 
 const blank = (value: unknown) => (value === "" ? undefined : value);
 const text = (max: number) => z.preprocess(blank, z.string().trim().min(1).max(max).optional());
-const number = (min: number, max: number) => z.preprocess(blank, z.coerce.number().finite().min(min).max(max).optional());
+const number = (min: number, max: number) =>
+  z.preprocess(blank, z.coerce.number().finite().min(min).max(max).optional());
 const flag = z.preprocess(blank, z.enum(["1"]).optional());
 const isoTime = z.preprocess(
   blank,
@@ -32,7 +37,11 @@ const isoTime = z.preprocess(
 export const explorerQuerySchema = z.object({
   tool: text(200).describe("Tool name, exactly"),
   status: z.preprocess(blank, z.enum(CALL_STATUSES).optional()).describe("Call status"),
-  errorType: text(200).describe(`The newest result's error type (envelope error.type), or ${Object.keys(SIGNAL_ERROR_TYPES).map((k) => JSON.stringify(k)).join(", ")}, or "${DEADLINE_PASSED}"`),
+  errorType: text(200).describe(
+    `The newest result's error type (envelope error.type), or ${Object.keys(SIGNAL_ERROR_TYPES)
+      .map((k) => JSON.stringify(k))
+      .join(", ")}, or "${DEADLINE_PASSED}"`,
+  ),
   vendor: text(64).describe("The encoding the call came from (anthropic, openai-chat, …)"),
   latencyMin: number(0, 1e12).describe("Latency ≥ this many milliseconds"),
   latencyMax: number(0, 1e12).describe("Latency ≤ this many milliseconds"),
@@ -41,7 +50,9 @@ export const explorerQuerySchema = z.object({
   confidenceMax: number(-1e9, 1e9).describe("Confidence ≤ this"),
   isError: flag.describe("1: the newest result is an error"),
   nextAction: z.preprocess(blank, z.enum(NEXT_ACTIONS).optional()).describe("The newest result's nextAction"),
-  envelope: z.preprocess(blank, z.enum(ENVELOPE_FILTERS).optional()).describe('Envelope kind; "trusted" = valid or partial'),
+  envelope: z
+    .preprocess(blank, z.enum(ENVELOPE_FILTERS).optional())
+    .describe('Envelope kind; "trusted" = valid or partial'),
   late: flag.describe("1: a result arrived after the deadline"),
   timedOut: flag.describe("1: the deadline passed before a result"),
   from: isoTime.describe("Requested at or after (ISO 8601)"),
@@ -91,9 +102,12 @@ export type ExplorerPage = {
 };
 
 /** The URL of the explorer for a filter set (empty values dropped), for links from Insights and elsewhere. */
-export function explorerHref(filters: Partial<Record<keyof ExplorerQuery, string | number | undefined | null>>): string {
+export function explorerHref(
+  filters: Partial<Record<keyof ExplorerQuery, string | number | undefined | null>>,
+): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(filters))
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
   const search = params.toString();
   return `/calls${search ? `?${search}` : ""}`;
 }

@@ -5,8 +5,25 @@ import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { deriveVerdict } from "../results/verdict.ts";
 import { decodeExplorerCursor, encodeExplorerCursor } from "./cursor.ts";
-import { countCalls, countWordMatches, findCallsPage, findReplayStep, findToolNames, type CallFilters, type CallOrder, type CallRow } from "./repository.ts";
-import { DEADLINE_PASSED, SIGNAL_ERROR_TYPES, type ExplorerCall, type ExplorerFilters, type ExplorerPage, type ExplorerQuery, type ExplorerSort } from "./schemas.ts";
+import {
+  countCalls,
+  countWordMatches,
+  findCallsPage,
+  findReplayStep,
+  findToolNames,
+  type CallFilters,
+  type CallOrder,
+  type CallRow,
+} from "./repository.ts";
+import {
+  DEADLINE_PASSED,
+  SIGNAL_ERROR_TYPES,
+  type ExplorerCall,
+  type ExplorerFilters,
+  type ExplorerPage,
+  type ExplorerQuery,
+  type ExplorerSort,
+} from "./schemas.ts";
 
 const ORDERS: Record<ExplorerSort, CallOrder> = {
   newest: { column: "requestedAt", direction: "desc" },
@@ -40,9 +57,18 @@ function errorTypeFilter(value: string): CallFilters["errorType"] {
  * capped there, as it costs a recheck per match).
  */
 async function searchShapes(database: Database, words: string[]): Promise<NonNullable<CallFilters["words"]>> {
-  const threshold = database.provider === "postgresql" ? 2_000 : Math.max(2_000, Math.round(Math.sqrt(51 * 40 * (await countCalls(database.client)))));
+  const threshold =
+    database.provider === "postgresql"
+      ? 2_000
+      : Math.max(2_000, Math.round(Math.sqrt(51 * 40 * (await countCalls(database.client)))));
   return Promise.all(
-    words.map(async (word) => ({ word, shape: (await countWordMatches(database.client, database.provider, word, threshold + 1)) > threshold ? "probe" : "drive" })),
+    words.map(async (word) => ({
+      word,
+      shape:
+        (await countWordMatches(database.client, database.provider, word, threshold + 1)) > threshold
+          ? "probe"
+          : "drive",
+    })),
   );
 }
 
@@ -105,7 +131,13 @@ function toItem(row: CallRow): ExplorerCall {
     errorType: row.resultErrorType,
     confidence: row.resultConfidence,
     nextAction: row.resultNextAction,
-    verdict: { state: verdict.state, tone: verdict.tone, label: verdict.label, band: verdict.band, action: verdict.action },
+    verdict: {
+      state: verdict.state,
+      tone: verdict.tone,
+      label: verdict.label,
+      band: verdict.band,
+      action: verdict.action,
+    },
   };
 }
 
@@ -117,24 +149,39 @@ export async function exploreCalls(query: ExplorerQuery, options: { database?: D
     const cursor = decodeExplorerCursor(query.cursor);
     const wantsTime = order.column === "requestedAt";
     if (cursor === null || (typeof cursor.key === "string") !== wantsTime) {
-      throw new AppError("invalid", "cursor: not a cursor of this sort (start again from the first page)", { path: "cursor" });
+      throw new AppError("invalid", "cursor: not a cursor of this sort (start again from the first page)", {
+        path: "cursor",
+      });
     }
     after = { key: typeof cursor.key === "string" ? new Date(cursor.key) : cursor.key, id: cursor.id };
   }
   // One row more than the page tells whether there is a next page without counting.
-  const rows = await findCallsPage(database.client, database.provider, { filters: await toCallFilters(query, database), order, after, limit: query.limit + 1 });
+  const rows = await findCallsPage(database.client, database.provider, {
+    filters: await toCallFilters(query, database),
+    order,
+    after,
+    limit: query.limit + 1,
+  });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
   if (rows.length > query.limit && last !== undefined) {
-    const key = order.column === "requestedAt" ? last.requestedAt.toISOString() : order.column === "latencyMs" ? last.latencyMs : last.resultConfidence;
+    const key =
+      order.column === "requestedAt"
+        ? last.requestedAt.toISOString()
+        : order.column === "latencyMs"
+          ? last.latencyMs
+          : last.resultConfidence;
     if (key !== null) nextCursor = encodeExplorerCursor({ key, id: last.id });
   }
   return { items: page.map(toItem), nextCursor, sort: query.sort, limit: query.limit };
 }
 
 /** The replay step showing this call with its newest result, or null when it has no timeline event. */
-export async function getReplayStep(options: { callRowId: number; database?: Database }): Promise<{ groupId: string; step: number } | null> {
+export async function getReplayStep(options: {
+  callRowId: number;
+  database?: Database;
+}): Promise<{ groupId: string; step: number } | null> {
   const database = options.database ?? (await getDatabase());
   return findReplayStep(database.client, options.callRowId);
 }

@@ -18,7 +18,11 @@ import type { AnswerEventRow } from "./answers-repository.ts";
  */
 export const MAX_ANSWER_ROWS = 1000;
 
-export type AnswerRows = { rows: AnswerEventRow[]; toolCalls: number; issues: { path: string; message: string; raw?: unknown }[] };
+export type AnswerRows = {
+  rows: AnswerEventRow[];
+  toolCalls: number;
+  issues: { path: string; message: string; raw?: unknown }[];
+};
 
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
@@ -33,7 +37,12 @@ function nullableText(text: string | null | undefined): string | null {
  * fork's earlier calls, as it would across a whole transcript. An id the fork already holds (local servers
  * often restart at call_0 each turn) gets the turn appended, in characters every API accepts.
  */
-function uniqueCallKey(event: Extract<CanonicalEvent, { kind: "tool_call" }>, taken: Set<string>, position: number, turn: number): string {
+function uniqueCallKey(
+  event: Extract<CanonicalEvent, { kind: "tool_call" }>,
+  taken: Set<string>,
+  position: number,
+  turn: number,
+): string {
   const base = event.syntheticId ? `${event.name}#${position}` : event.callId;
   let key = base;
   for (let n = 1; taken.has(key); n += 1) key = n === 1 ? `${base}_t${turn}` : `${base}_t${turn}_${n}`;
@@ -54,7 +63,11 @@ function checkIdentifiers(event: Extract<CanonicalEvent, { kind: "tool_call" }>)
   ] as const) {
     if (value === null) continue;
     const problem = identifierProblem(value, ID_MAX);
-    if (problem !== null) throw new FormatError(event.path, `the tool call's ${what} ${problem.startsWith("contains") ? problem : `is ${problem}`}`);
+    if (problem !== null)
+      throw new FormatError(
+        event.path,
+        `the tool call's ${what} ${problem.startsWith("contains") ? problem : `is ${problem}`}`,
+      );
   }
 }
 
@@ -78,13 +91,29 @@ export function answerRows(options: {
     switch (event.kind) {
       case "message":
         if (event.role !== "assistant") {
-          issues.push({ path: event.path, message: `a ${event.role} message in a model's answer is not kept`, raw: event.raw });
+          issues.push({
+            path: event.path,
+            message: `a ${event.role} message in a model's answer is not kept`,
+            raw: event.raw,
+          });
           break;
         }
-        rows.push({ ...common, kind: "message", role: "assistant", text: event.text, dataJson: JSON.stringify({ path: event.path, content: event.content, turn: options.turn }) });
+        rows.push({
+          ...common,
+          kind: "message",
+          role: "assistant",
+          text: event.text,
+          dataJson: JSON.stringify({ path: event.path, content: event.content, turn: options.turn }),
+        });
         break;
       case "reasoning":
-        rows.push({ ...common, kind: "reasoning", role: "assistant", text: event.text, dataJson: JSON.stringify({ path: event.path, redacted: event.redacted, turn: options.turn }) });
+        rows.push({
+          ...common,
+          kind: "reasoning",
+          role: "assistant",
+          text: event.text,
+          dataJson: JSON.stringify({ path: event.path, redacted: event.redacted, turn: options.turn }),
+        });
         break;
       case "tool_call": {
         checkIdentifiers(event);
@@ -131,10 +160,20 @@ export function answerRows(options: {
   }
   // What the adapter could not map stays visible on the timeline, as an import's issues do.
   for (const issue of issues) {
-    rows.push({ kind: "import_issue", step: options.step, role: null, text: issue.message, dataJson: JSON.stringify({ path: issue.path, message: issue.message }), rawJson: json(issue.raw) });
+    rows.push({
+      kind: "import_issue",
+      step: options.step,
+      role: null,
+      text: issue.message,
+      dataJson: JSON.stringify({ path: issue.path, message: issue.message }),
+      rawJson: json(issue.raw),
+    });
   }
   if (rows.length > MAX_ANSWER_ROWS) {
-    throw new FormatError("", `the answer holds ${rows.length} events (${toolCalls} tool calls); one model turn keeps at most ${MAX_ANSWER_ROWS}`);
+    throw new FormatError(
+      "",
+      `the answer holds ${rows.length} events (${toolCalls} tool calls); one model turn keeps at most ${MAX_ANSWER_ROWS}`,
+    );
   }
   return { rows, toolCalls, issues };
 }

@@ -34,7 +34,14 @@ export async function existingCallKeys(client: ModelClient, threadId: number): P
 }
 
 /** Appends the answer's events (and its calls, pending) to the fork's thread, in order. */
-export async function appendAnswer(tx: ModelClient, threadId: number, groupId: string, rows: readonly AnswerEventRow[], source: string, at: Date): Promise<void> {
+export async function appendAnswer(
+  tx: ModelClient,
+  threadId: number,
+  groupId: string,
+  rows: readonly AnswerEventRow[],
+  source: string,
+  at: Date,
+): Promise<void> {
   for (const row of rows) {
     let toolCallId: number | null = null;
     if (row.call !== undefined) {
@@ -108,12 +115,31 @@ export async function findRunCalls(client: ModelClient, threadId: number, afterC
     where: { threadId, id: { gt: afterCallId } },
     orderBy: { id: "asc" },
     take: 2000,
-    select: { id: true, callKey: true, toolName: true, argumentsText: true, argumentsEscaped: true, argumentsJson: true, status: true, step: true, resultCount: true, outputSchemaJson: true },
+    select: {
+      id: true,
+      callKey: true,
+      toolName: true,
+      argumentsText: true,
+      argumentsEscaped: true,
+      argumentsJson: true,
+      status: true,
+      step: true,
+      resultCount: true,
+      outputSchemaJson: true,
+    },
   });
   if (calls.length === 0) return [];
   const ids = calls.map((call) => call.id);
   // Heads only: a recorded result may be megabytes, and this runs on every poll of the fork page.
-  const results = await client.$queryRaw<{ id: number | bigint; toolCallId: number | bigint; head: string; textEscaped: boolean | number | bigint; isError: boolean | number | bigint }[]>(
+  const results = await client.$queryRaw<
+    {
+      id: number | bigint;
+      toolCallId: number | bigint;
+      head: string;
+      textEscaped: boolean | number | bigint;
+      isError: boolean | number | bigint;
+    }[]
+  >(
     sql`SELECT "id", "toolCallId", substr("text", 1, ${HEAD_CHARS + 64}) AS "head", "textEscaped", "isError" FROM "ToolResult" WHERE "ordinal" = 0 AND "toolCallId" IN (${join(ids)})`,
   );
   const answers = await client.event.findMany({
@@ -123,23 +149,45 @@ export async function findRunCalls(client: ModelClient, threadId: number, afterC
   });
   const resultOf = new Map(results.map((row) => [Number(row.toolCallId), row]));
   const answerOf = new Map<number, { source: string; dataJson: string | null }>();
-  for (const answer of answers) if (answer.toolCallId !== null && !answerOf.has(answer.toolCallId)) answerOf.set(answer.toolCallId, { source: answer.source, dataJson: answer.dataJson });
+  for (const answer of answers)
+    if (answer.toolCallId !== null && !answerOf.has(answer.toolCallId))
+      answerOf.set(answer.toolCallId, { source: answer.source, dataJson: answer.dataJson });
   return calls.map(({ argumentsEscaped, ...call }) => {
     const result = resultOf.get(call.id);
     const complete = result !== undefined && result.head.length < HEAD_CHARS + 64;
     return {
       ...call,
       argumentsText: call.argumentsText === null ? null : decodeStoredText(call.argumentsText, argumentsEscaped),
-      result: result === undefined ? null : { id: Number(result.id), head: decodeStoredHead(result.head, Boolean(result.textEscaped), complete), complete, isError: Boolean(result.isError) },
+      result:
+        result === undefined
+          ? null
+          : {
+              id: Number(result.id),
+              head: decodeStoredHead(result.head, Boolean(result.textEscaped), complete),
+              complete,
+              isError: Boolean(result.isError),
+            },
       answer: answerOf.get(call.id) ?? null,
     };
   });
 }
 
-export type RecordedCall = { id: number; callKey: string; toolName: string; argumentsText: string | null; argumentsJson: string | null; result: { id: number; text: string; displayAsJson: string | null; isError: boolean } | null };
+export type RecordedCall = {
+  id: number;
+  callKey: string;
+  toolName: string;
+  argumentsText: string | null;
+  argumentsJson: string | null;
+  result: { id: number; text: string; displayAsJson: string | null; isError: boolean } | null;
+};
 
 /** The original's calls of these tools that have a result, in call order: candidates to answer a fork's call from the recording. */
-export async function findRecordedCalls(client: ModelClient, threadId: number, toolNames: readonly string[], limit = 2000): Promise<RecordedCall[]> {
+export async function findRecordedCalls(
+  client: ModelClient,
+  threadId: number,
+  toolNames: readonly string[],
+  limit = 2000,
+): Promise<RecordedCall[]> {
   if (toolNames.length === 0) return [];
   const rows = await client.toolCall.findMany({
     where: { threadId, toolName: { in: [...toolNames] }, resultCount: { gt: 0 } },
@@ -152,7 +200,10 @@ export async function findRecordedCalls(client: ModelClient, threadId: number, t
       argumentsText: true,
       argumentsEscaped: true,
       argumentsJson: true,
-      results: { where: { ordinal: 0 }, select: { id: true, text: true, textEscaped: true, displayAsJson: true, isError: true } },
+      results: {
+        where: { ordinal: 0 },
+        select: { id: true, text: true, textEscaped: true, displayAsJson: true, isError: true },
+      },
     },
   });
   return rows.map(({ argumentsEscaped, results, ...row }) => {
@@ -160,7 +211,15 @@ export async function findRecordedCalls(client: ModelClient, threadId: number, t
     return {
       ...row,
       argumentsText: row.argumentsText === null ? null : decodeStoredText(row.argumentsText, argumentsEscaped),
-      result: first === undefined ? null : { id: first.id, text: decodeStoredText(first.text, first.textEscaped), displayAsJson: first.displayAsJson, isError: first.isError },
+      result:
+        first === undefined
+          ? null
+          : {
+              id: first.id,
+              text: decodeStoredText(first.text, first.textEscaped),
+              displayAsJson: first.displayAsJson,
+              isError: first.isError,
+            },
     };
   });
 }
@@ -185,7 +244,12 @@ export type NewForkResult = {
 export async function writeForkResult(tx: ModelClient, result: NewForkResult): Promise<number | null> {
   const moved = await tx.toolCall.updateMany({
     where: { id: result.toolCallId, status: "pending", resultCount: 0 },
-    data: { status: result.columns.isError ? "errored" : "completed", resultCount: 1, completedAt: result.at, lastResultAt: result.at },
+    data: {
+      status: result.columns.isError ? "errored" : "completed",
+      resultCount: 1,
+      completedAt: result.at,
+      lastResultAt: result.at,
+    },
   });
   if (moved.count !== 1) return null;
   const stored = encodeStoredText(result.text);
@@ -208,7 +272,15 @@ export async function writeForkResult(tx: ModelClient, result: NewForkResult): P
     select: { id: true },
   });
   await tx.event.create({
-    data: { threadId: result.threadId, kind: "tool_result", toolCallId: result.toolCallId, resultId: row.id, source: result.source, dataJson: result.dataJson, occurredAt: result.at },
+    data: {
+      threadId: result.threadId,
+      kind: "tool_result",
+      toolCallId: result.toolCallId,
+      resultId: row.id,
+      source: result.source,
+      dataJson: result.dataJson,
+      occurredAt: result.at,
+    },
     select: { id: true },
   });
   await tx.thread.update({ where: { id: result.threadId }, data: { lastActivityAt: result.at }, select: { id: true } });
@@ -216,11 +288,21 @@ export async function writeForkResult(tx: ModelClient, result: NewForkResult): P
 }
 
 export async function findCallRowId(client: ModelClient, groupId: string, callKey: string): Promise<number | null> {
-  return (await client.toolCall.findUnique({ where: { groupId_callKey: { groupId, callKey } }, select: { id: true } }))?.id ?? null;
+  return (
+    (await client.toolCall.findUnique({ where: { groupId_callKey: { groupId, callKey } }, select: { id: true } }))
+      ?.id ?? null
+  );
 }
 
 /** Keys of the calls the fork copied as history (row ids up to `historyEndCallId`). */
-export async function findHistoryCallKeys(client: ModelClient, threadId: number, historyEndCallId: number): Promise<Set<string>> {
-  const rows = await client.toolCall.findMany({ where: { threadId, id: { lte: historyEndCallId } }, select: { callKey: true } });
+export async function findHistoryCallKeys(
+  client: ModelClient,
+  threadId: number,
+  historyEndCallId: number,
+): Promise<Set<string>> {
+  const rows = await client.toolCall.findMany({
+    where: { threadId, id: { lte: historyEndCallId } },
+    select: { callKey: true },
+  });
   return new Set(rows.map((row) => row.callKey));
 }

@@ -17,7 +17,15 @@ import type { ThreadExport } from "../traces/export-format.ts";
 import { getReplayTrace, type ReplayTrace } from "../traces/replay-thread.ts";
 import { applyForkEdits, ForkEditError, type ForkHistory } from "./edits.ts";
 import { forkStatus, turnView } from "./fork-view.ts";
-import { findFirstResultDisplays, findForkRunById, findThreadId, listTurns, threadExists, writeForkThread, type ResultRewrite } from "./repository.ts";
+import {
+  findFirstResultDisplays,
+  findForkRunById,
+  findThreadId,
+  listTurns,
+  threadExists,
+  writeForkThread,
+  type ResultRewrite,
+} from "./repository.ts";
 import { startTurn, type StartedTurn } from "./run-turn.ts";
 import type { CreateForkInput, ForkCreated } from "./schemas.ts";
 
@@ -31,7 +39,8 @@ function historyOf(trace: ReplayTrace, input: CreateForkInput): ForkHistory {
     if (error instanceof ForkEditError) throw new AppError("invalid", error.message, { path: error.path });
     throw error;
   }
-  if (history.events.length === 0) throw new AppError("invalid", "step: the fork's history would be empty; keep at least one event", { path: "step" });
+  if (history.events.length === 0)
+    throw new AppError("invalid", "step: the fork's history would be empty; keep at least one event", { path: "step" });
   if (history.pendingCallIds.length > 0) {
     const ids = history.pendingCallIds.map((id) => `"${id}"`).join(", ");
     throw new AppError(
@@ -44,7 +53,11 @@ function historyOf(trace: ReplayTrace, input: CreateForkInput): ForkHistory {
 }
 
 /** Results that show display segments: the original's (copied), or the edit's; analysed again with them. */
-function resultRewrites(data: ThreadExport, history: ForkHistory, originalDisplays: Map<string, string>): ResultRewrite[] {
+function resultRewrites(
+  data: ThreadExport,
+  history: ForkHistory,
+  originalDisplays: Map<string, string>,
+): ResultRewrite[] {
   const rewrites: ResultRewrite[] = [];
   for (const result of data.results) {
     if (result.ordinal !== 0) continue;
@@ -56,7 +69,12 @@ function resultRewrites(data: ThreadExport, history: ForkHistory, originalDispla
     const columns = analysisColumns(analyzeResult({ text: result.text, displayAs, outputSchema }));
     rewrites.push({
       callKey: result.call_key,
-      columns: { ...columns, isError: columns.isError || result.is_error, displayAsJson: JSON.stringify(displayAs), contentSha256: sha256Hex(JSON.stringify([result.text, displayAs, null])) },
+      columns: {
+        ...columns,
+        isError: columns.isError || result.is_error,
+        displayAsJson: JSON.stringify(displayAs),
+        contentSha256: sha256Hex(JSON.stringify([result.text, displayAs, null])),
+      },
     });
   }
   return rewrites;
@@ -73,10 +91,22 @@ function parseDisplay(json: string | undefined): unknown[] | null {
 }
 
 /** The import writer's records, turned into a fork's: its first event says where it came from, every row is "fork". */
-function forkRecords(trace: ReplayTrace, history: ForkHistory, input: CreateForkInput, target: ModelTarget, groupId: string, now: Date): ThreadExport {
+function forkRecords(
+  trace: ReplayTrace,
+  history: ForkHistory,
+  input: CreateForkInput,
+  target: ModelTarget,
+  groupId: string,
+  now: Date,
+): ThreadExport {
   const { data } = buildImport(
     { format: target.api, declarations: trace.declarations, events: history.events, issues: [] },
-    { groupId, name: `Fork of ${trace.groupId} at step ${input.step} → ${target.name}`, inputSha256: sha256Hex(JSON.stringify([trace.groupId, input.step, input.edits])), importedAt: now },
+    {
+      groupId,
+      name: `Fork of ${trace.groupId} at step ${input.step} → ${target.name}`,
+      inputSha256: sha256Hex(JSON.stringify([trace.groupId, input.step, input.edits])),
+      importedAt: now,
+    },
   );
   const metadata = {
     format: target.api,
@@ -88,7 +118,11 @@ function forkRecords(trace: ReplayTrace, history: ForkHistory, input: CreateFork
   };
   return {
     ...data,
-    events: data.events.map((event) => ({ ...event, source: FORK_SOURCE, ...(event.type === IMPORT_EVENT ? { type: FORK_EVENT, data_json: JSON.stringify(metadata) } : {}) })),
+    events: data.events.map((event) => ({
+      ...event,
+      source: FORK_SOURCE,
+      ...(event.type === IMPORT_EVENT ? { type: FORK_EVENT, data_json: JSON.stringify(metadata) } : {}),
+    })),
   };
 }
 
@@ -110,7 +144,13 @@ async function replyFor(db: Database, forkRunId: number, started: StartedTurn, w
   return { status: wait ? 201 : 202, body, groupId: run.groupId };
 }
 
-export async function createFork(options: { groupId: string; input: CreateForkInput; database?: Database; env?: Environment; now?: Date }): Promise<ForkReply> {
+export async function createFork(options: {
+  groupId: string;
+  input: CreateForkInput;
+  database?: Database;
+  env?: Environment;
+  now?: Date;
+}): Promise<ForkReply> {
   const { input } = options;
   const db = options.database ?? (await getDatabase());
   const env = options.env ?? process.env;
@@ -124,25 +164,46 @@ export async function createFork(options: { groupId: string; input: CreateForkIn
   const originalId = await findThreadId(db.client, trace.groupId);
   if (originalId === null) throw new AppError("not_found", `No thread "${options.groupId}"`);
   const data = forkRecords(trace, history, input, target, groupId, now);
-  const displays = await findFirstResultDisplays(db.client, originalId, data.calls.map((call) => call.call_key));
+  const displays = await findFirstResultDisplays(
+    db.client,
+    originalId,
+    data.calls.map((call) => call.call_key),
+  );
   let created: { threadId: number; forkRunId: number };
   try {
     created = await db.transaction(async (tx) => {
-      if (await threadExists(tx, groupId)) throw new AppError("conflict", `Thread "${groupId}" already exists; pick another group_id`);
+      if (await threadExists(tx, groupId))
+        throw new AppError("conflict", `Thread "${groupId}" already exists; pick another group_id`);
       return writeForkThread(tx, {
         data,
         forkOf: { id: originalId, groupId: trace.groupId, atStep: input.step },
         resultRewrites: resultRewrites(data, history, displays),
-        run: { target: target.name, api: target.api, model: target.model, editsJson: JSON.stringify(input.edits), maxTurns: input.max_turns, historyEvents: history.events.length },
+        run: {
+          target: target.name,
+          api: target.api,
+          model: target.model,
+          editsJson: JSON.stringify(input.edits),
+          maxTurns: input.max_turns,
+          historyEvents: history.events.length,
+        },
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict", `Thread "${groupId}" already exists; pick another group_id`);
+    if (isUniqueViolation(error))
+      throw new AppError("conflict", `Thread "${groupId}" already exists; pick another group_id`);
     throw error;
   }
   const run = await findForkRunById(db.client, created.forkRunId);
   if (run === null) throw new Error("a fork run vanished right after it was written");
-  const started = await startTurn({ db, run, target, apiKey, ordinal: 1, completedTurns: 0, from: ["awaiting_results"] });
+  const started = await startTurn({
+    db,
+    run,
+    target,
+    apiKey,
+    ordinal: 1,
+    completedTurns: 0,
+    from: ["awaiting_results"],
+  });
   return replyFor(db, created.forkRunId, started, input.wait);
 }
 

@@ -40,9 +40,13 @@ describe("fork edits", () => {
   });
 
   it("replaces a result's text, and the rendered request carries it", () => {
-    const history = applyForkEdits(events, step, [{ call: firstCall.event.callId, text: "Error: the weather service is down" }]);
+    const history = applyForkEdits(events, step, [
+      { call: firstCall.event.callId, text: "Error: the weather service is down" },
+    ]);
     expect(resultText(history.events, firstCall.event.callId)).toBe("Error: the weather service is down");
-    const edited = history.events.find((event) => event.kind === "tool_result" && event.callId === firstCall.event.callId);
+    const edited = history.events.find(
+      (event) => event.kind === "tool_result" && event.callId === firstCall.event.callId,
+    );
     expect(edited).toMatchObject({ isError: true, errorSignal: "error-prefix" });
     const request = JSON.stringify(renderHistory(history.events, history.events.length, "openai-chat").request);
     expect(request).toContain("Error: the weather service is down");
@@ -51,19 +55,39 @@ describe("fork edits", () => {
 
   it("merges envelope fields into a JSON result and keeps its layout", () => {
     const withEnvelope = events.map((event) =>
-      event.kind === "tool_result" && event.callId === firstCall.event.callId ? { ...event, text: JSON.stringify({ success: true, confidence: 0.9, data: { t: 21 } }, null, 2) } : event,
+      event.kind === "tool_result" && event.callId === firstCall.event.callId
+        ? { ...event, text: JSON.stringify({ success: true, confidence: 0.9, data: { t: 21 } }, null, 2) }
+        : event,
     );
-    const history = applyForkEdits(withEnvelope, step, [{ call: firstCall.event.callId, envelope: { success: false, confidence: 0.2, error: { type: "timeout", message: "slow" } } }]);
+    const history = applyForkEdits(withEnvelope, step, [
+      {
+        call: firstCall.event.callId,
+        envelope: { success: false, confidence: 0.2, error: { type: "timeout", message: "slow" } },
+      },
+    ]);
     const text = resultText(history.events, firstCall.event.callId) ?? "";
-    expect(JSON.parse(text)).toEqual({ success: false, confidence: 0.2, data: { t: 21 }, error: { type: "timeout", message: "slow" } });
+    expect(JSON.parse(text)).toEqual({
+      success: false,
+      confidence: 0.2,
+      data: { t: 21 },
+      error: { type: "timeout", message: "slow" },
+    });
     expect(text).toContain('\n  "success": false');
-    const notJson = editError(() => applyForkEdits(events, step, [{ call: firstCall.event.callId, text: "plain words" }, { call: firstCall.event.callId, envelope: { success: false } }]));
+    const notJson = editError(() =>
+      applyForkEdits(events, step, [
+        { call: firstCall.event.callId, text: "plain words" },
+        { call: firstCall.event.callId, envelope: { success: false } },
+      ]),
+    );
     expect(notJson.path).toBe("edits[0].text");
     expect(notJson.message).toMatch(/not a JSON object/);
   });
 
   it("edits a call's arguments (invalid JSON is kept verbatim and flagged)", () => {
-    const history = applyForkEdits(events, step, [{ call: firstCall.event.callId, arguments: '{"location":"Oslo"}' }, { call: calls[1]?.event.callId ?? "", arguments: "{oops" }]);
+    const history = applyForkEdits(events, step, [
+      { call: firstCall.event.callId, arguments: '{"location":"Oslo"}' },
+      { call: calls[1]?.event.callId ?? "", arguments: "{oops" },
+    ]);
     const [first, second] = history.events.filter((event) => event.kind === "tool_call");
     expect(first).toMatchObject({ argumentsText: '{"location":"Oslo"}', arguments: { location: "Oslo" } });
     expect(second?.kind === "tool_call" ? second.argumentsError : null).toMatch(/invalid JSON/);
@@ -78,7 +102,12 @@ describe("fork edits", () => {
     ]);
     expect(history.events[0]).toMatchObject({ kind: "message", role: "system", text: "Answer in French." });
     expect(history.events[2]).toMatchObject({ kind: "message", role: "user", text: "Also: is it windy?" });
-    expect(history.events.some((event) => (event.kind === "tool_call" || event.kind === "tool_result") && event.callId === firstCall.event.callId)).toBe(false);
+    expect(
+      history.events.some(
+        (event) =>
+          (event.kind === "tool_call" || event.kind === "tool_result") && event.callId === firstCall.event.callId,
+      ),
+    ).toBe(false);
     expect(history.events.length).toBe(step - 2 + 2);
   });
 
@@ -92,13 +121,19 @@ describe("fork edits", () => {
       pendingIds.map((call) => ({ call, text: `answer for ${call}` })),
     );
     expect(history.pendingCallIds).toEqual([]);
-    expect(history.events.slice(-pendingIds.length).map((event) => (event.kind === "tool_result" ? event.text : null))).toEqual(pendingIds.map((call) => `answer for ${call}`));
+    expect(
+      history.events.slice(-pendingIds.length).map((event) => (event.kind === "tool_result" ? event.text : null)),
+    ).toEqual(pendingIds.map((call) => `answer for ${call}`));
   });
 
   it("names the path of every bad edit", () => {
-    expect(editError(() => applyForkEdits(events, step, [{ call: "nope", text: "x" }])).message).toBe(`edits[0].call: no call "nope" in the first ${step} events`);
+    expect(editError(() => applyForkEdits(events, step, [{ call: "nope", text: "x" }])).message).toBe(
+      `edits[0].call: no call "nope" in the first ${step} events`,
+    );
     expect(editError(() => applyForkEdits(events, 2, [{ drop: 5 }])).path).toBe("edits[0].drop");
-    expect(editError(() => applyForkEdits(events, 2, [{ insert: { after: 4, role: "user", text: "x" } }])).path).toBe("edits[0].insert.after");
+    expect(editError(() => applyForkEdits(events, 2, [{ insert: { after: 4, role: "user", text: "x" } }])).path).toBe(
+      "edits[0].insert.after",
+    );
     expect(editError(() => applyForkEdits(events, events.length + 1, [])).path).toBe("step");
   });
 });

@@ -14,7 +14,16 @@ import { readJsonBody } from "../http/body.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import { jsonReply } from "../http/reply.ts";
 import { answerCallSchema, continueForkSchema, createForkSchema } from "./schemas.ts";
-import { answerForkCall, continueFork, createFork, getFork, listForks, listModelTargets, stopFork, type ForkReply } from "./service.ts";
+import {
+  answerForkCall,
+  continueFork,
+  createFork,
+  getFork,
+  listForks,
+  listModelTargets,
+  stopFork,
+  type ForkReply,
+} from "./service.ts";
 
 type GroupParams = { groupId: string };
 
@@ -24,7 +33,9 @@ function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue ? formatIssuePath(issue.path) : "";
-  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", { path: path || undefined });
+  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", {
+    path: path || undefined,
+  });
 }
 
 function forkReply(reply: ForkReply) {

@@ -8,12 +8,37 @@ import { EMPTY_LIVE_OUTPUT, type LiveOutput, type ModelApi } from "../models/sch
 import { readModelTargets, type Environment } from "../models/targets.ts";
 import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { argumentsKey, matchRecording } from "./recording.ts";
-import { failStaleTurns, findForkRun, findThreadId, listForksOf, listTurns, type ForkRunRow, type TurnRow } from "./repository.ts";
-import { findHistoryCallKeys, findRecordedCalls, findRunCalls, type ForkCallRow, type RecordedCall } from "./answers-repository.ts";
+import {
+  failStaleTurns,
+  findForkRun,
+  findThreadId,
+  listForksOf,
+  listTurns,
+  type ForkRunRow,
+  type TurnRow,
+} from "./repository.ts";
+import {
+  findHistoryCallKeys,
+  findRecordedCalls,
+  findRunCalls,
+  type ForkCallRow,
+  type RecordedCall,
+} from "./answers-repository.ts";
 import { STALE_TURN_MS } from "./run-turn.ts";
 import { MODEL_APIS } from "../models/schemas.ts";
 import { z } from "zod";
-import { FORK_STATUSES, forkEditSchema, TURN_STATUSES, type ForkCallView, type ForkStatus, type ForkLinksView, type ForkSummary, type ForkView, type TurnView, type UsageView } from "./schemas.ts";
+import {
+  FORK_STATUSES,
+  forkEditSchema,
+  TURN_STATUSES,
+  type ForkCallView,
+  type ForkStatus,
+  type ForkLinksView,
+  type ForkSummary,
+  type ForkView,
+  type TurnView,
+  type UsageView,
+} from "./schemas.ts";
 
 const PREVIEW = 240;
 const storedEdits = z.array(forkEditSchema);
@@ -35,9 +60,17 @@ function liveOf(json: string | null): LiveOutput {
   const value = parseJson(json);
   if (!isRecord(value)) return EMPTY_LIVE_OUTPUT;
   const calls = Array.isArray(value.calls)
-    ? value.calls.filter(isRecord).map((call) => ({ id: typeof call.id === "string" ? call.id : null, name: String(call.name ?? ""), arguments: String(call.arguments ?? "") }))
+    ? value.calls.filter(isRecord).map((call) => ({
+        id: typeof call.id === "string" ? call.id : null,
+        name: String(call.name ?? ""),
+        arguments: String(call.arguments ?? ""),
+      }))
     : [];
-  return { text: typeof value.text === "string" ? value.text : "", reasoning: typeof value.reasoning === "string" ? value.reasoning : "", calls };
+  return {
+    text: typeof value.text === "string" ? value.text : "",
+    reasoning: typeof value.reasoning === "string" ? value.reasoning : "",
+    calls,
+  };
 }
 
 export function forkStatus(value: string): ForkStatus {
@@ -58,13 +91,24 @@ export function turnView(row: TurnRow): TurnView {
     stopReason: row.stopReason,
     toolCalls: row.toolCalls,
     error: row.errorText === null ? null : { httpStatus: row.httpStatus, text: row.errorText },
-    usage: { inputTokens: row.inputTokens, outputTokens: row.outputTokens, totalTokens: row.totalTokens, cachedInputTokens: row.cachedInputTokens, reasoningTokens: row.reasoningTokens },
-    skipped: Array.isArray(skipped) ? skipped.filter(isRecord).map((item) => ({ index: Number(item.index), reason: String(item.reason) })) : [],
+    usage: {
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      totalTokens: row.totalTokens,
+      cachedInputTokens: row.cachedInputTokens,
+      reasoningTokens: row.reasoningTokens,
+    },
+    skipped: Array.isArray(skipped)
+      ? skipped.filter(isRecord).map((item) => ({ index: Number(item.index), reason: String(item.reason) }))
+      : [],
   };
 }
 
 function totalUsage(turns: readonly TurnView[]): UsageView {
-  const sum = (pick: (usage: UsageView) => number | null) => (turns.some((turn) => pick(turn.usage) !== null) ? turns.reduce((total, turn) => total + (pick(turn.usage) ?? 0), 0) : null);
+  const sum = (pick: (usage: UsageView) => number | null) =>
+    turns.some((turn) => pick(turn.usage) !== null)
+      ? turns.reduce((total, turn) => total + (pick(turn.usage) ?? 0), 0)
+      : null;
   return {
     inputTokens: sum((usage) => usage.inputTokens),
     outputTokens: sum((usage) => usage.outputTokens),
@@ -76,7 +120,8 @@ function totalUsage(turns: readonly TurnView[]): UsageView {
 
 function answeredBy(call: ForkCallRow): ForkCallView["answeredBy"] {
   if (call.answer === null) return null;
-  if (call.answer.source === "recording" || call.answer.source === "manual" || call.answer.source === "callback") return call.answer.source;
+  if (call.answer.source === "recording" || call.answer.source === "manual" || call.answer.source === "callback")
+    return call.answer.source;
   return "history";
 }
 
@@ -84,7 +129,11 @@ function recordedFrom(call: ForkCallRow): ForkCallView["recordedFrom"] {
   const data = parseJson(call.answer?.dataJson ?? null);
   const from = isRecord(data) && isRecord(data.recordedFrom) ? data.recordedFrom : null;
   if (from === null || typeof from.groupId !== "string" || typeof from.callKey !== "string") return null;
-  return { groupId: from.groupId, callKey: from.callKey, callRowId: typeof from.callRowId === "number" ? from.callRowId : null };
+  return {
+    groupId: from.groupId,
+    callKey: from.callKey,
+    callRowId: typeof from.callRowId === "number" ? from.callRowId : null,
+  };
 }
 
 function preview(text: string, complete = true): string {
@@ -92,11 +141,18 @@ function preview(text: string, complete = true): string {
 }
 
 /** The original's recorded candidates for the fork's calls, and the recorded calls answers already used. */
-export async function recordingContext(db: Database, run: ForkRunRow, calls: readonly ForkCallRow[]): Promise<{ candidates: RecordedCall[]; used: Set<string>; history: Set<string> }> {
+export async function recordingContext(
+  db: Database,
+  run: ForkRunRow,
+  calls: readonly ForkCallRow[],
+): Promise<{ candidates: RecordedCall[]; used: Set<string>; history: Set<string> }> {
   const used = new Set(calls.flatMap((call) => recordedFrom(call)?.callKey ?? []));
   if (run.forkOfId === null) return { candidates: [], used, history: new Set() };
   const names = [...new Set(calls.filter((call) => call.status === "pending").map((call) => call.toolName))];
-  const [candidates, history] = await Promise.all([findRecordedCalls(db.client, run.forkOfId, names), findHistoryCallKeys(db.client, run.threadId, run.historyEndCallId)]);
+  const [candidates, history] = await Promise.all([
+    findRecordedCalls(db.client, run.forkOfId, names),
+    findHistoryCallKeys(db.client, run.threadId, run.historyEndCallId),
+  ]);
   return { candidates, used, history };
 }
 
@@ -111,30 +167,55 @@ export async function settleStaleTurns(db: Database, run: ForkRunRow, now: Date)
   return (await failStaleTurns(db.client, run.id, new Date(now.getTime() - STALE_TURN_MS), reason, now)) > 0;
 }
 
-function continueBlocked(run: ForkRunRow, completed: number, pending: readonly string[], configured: boolean): string | null {
+function continueBlocked(
+  run: ForkRunRow,
+  completed: number,
+  pending: readonly string[],
+  configured: boolean,
+): string | null {
   if (run.status === "running") return "The model is answering.";
-  if (run.status === "finished") return "The model answered without calling a tool: the run is over. Fork again to change the history.";
+  if (run.status === "finished")
+    return "The model answered without calling a tool: the run is over. Fork again to change the history.";
   if (completed >= run.maxTurns) return `The step limit (${run.maxTurns} model turns) is reached.`;
   if (!configured) return `The model target "${run.target}" is no longer configured on this server.`;
-  if (pending.length > 0) return `Answer ${pending.length === 1 ? "the pending call" : `the ${pending.length} pending calls`} first.`;
+  if (pending.length > 0)
+    return `Answer ${pending.length === 1 ? "the pending call" : `the ${pending.length} pending calls`} first.`;
   return null;
 }
 
-export async function getFork(options: { groupId: string; database?: Database; env?: Environment; now?: Date }): Promise<ForkView> {
+export async function getFork(options: {
+  groupId: string;
+  database?: Database;
+  env?: Environment;
+  now?: Date;
+}): Promise<ForkView> {
   const db = options.database ?? (await getDatabase());
   let run = await findForkRun(db.client, options.groupId);
   if (run === null) {
     const exists = (await findThreadId(db.client, options.groupId)) !== null;
-    throw new AppError("not_found", exists ? `Thread "${options.groupId}" is not a fork` : `No thread "${options.groupId}"`);
+    throw new AppError(
+      "not_found",
+      exists ? `Thread "${options.groupId}" is not a fork` : `No thread "${options.groupId}"`,
+    );
   }
-  if (await settleStaleTurns(db, run, options.now ?? new Date())) run = (await findForkRun(db.client, options.groupId)) ?? run;
-  const [turnRows, callRows] = await Promise.all([listTurns(db.client, run.id), findRunCalls(db.client, run.threadId, run.historyEndCallId)]);
+  if (await settleStaleTurns(db, run, options.now ?? new Date()))
+    run = (await findForkRun(db.client, options.groupId)) ?? run;
+  const [turnRows, callRows] = await Promise.all([
+    listTurns(db.client, run.id),
+    findRunCalls(db.client, run.threadId, run.historyEndCallId),
+  ]);
   const turns = turnRows.map(turnView);
   const context = await recordingContext(db, run, callRows);
   const calls = callRows.map((call): ForkCallView => {
     const match =
       call.status === "pending"
-        ? matchRecording({ toolName: call.toolName, argsKey: argumentsKey(call.argumentsJson, call.argumentsText), candidates: context.candidates, used: context.used, historyCallKeys: context.history })
+        ? matchRecording({
+            toolName: call.toolName,
+            argsKey: argumentsKey(call.argumentsJson, call.argumentsText),
+            candidates: context.candidates,
+            used: context.used,
+            historyCallKeys: context.history,
+          })
         : null;
     return {
       callRowId: call.id,
@@ -147,7 +228,15 @@ export async function getFork(options: { groupId: string; database?: Database; e
       recordedFrom: recordedFrom(call),
       resultPreview: call.result === null ? null : preview(call.result.head, call.result.complete),
       recording:
-        match?.result == null ? null : { callKey: match.callKey, callRowId: match.id, resultId: match.result.id, preview: preview(match.result.text), isError: match.result.isError },
+        match?.result == null
+          ? null
+          : {
+              callKey: match.callKey,
+              callRowId: match.id,
+              resultId: match.result.id,
+              preview: preview(match.result.text),
+              isError: match.result.isError,
+            },
     };
   });
   const pendingCallKeys = calls.filter((call) => call.status === "pending").map((call) => call.callKey);
@@ -185,7 +274,10 @@ export async function getForkLinks(options: { groupId: string; database?: Databa
   const threadId = await findThreadId(db.client, options.groupId);
   const forks = threadId === null ? [] : await listForksOf(db.client, threadId);
   return {
-    forkOf: run === null ? null : { groupId: run.forkOfGroupId ?? "", atStep: run.forkAtStep ?? 0, exists: run.forkOfId !== null },
+    forkOf:
+      run === null
+        ? null
+        : { groupId: run.forkOfGroupId ?? "", atStep: run.forkAtStep ?? 0, exists: run.forkOfId !== null },
     forks: forks.map((fork) => ({ ...fork, atStep: fork.atStep ?? 0, status: forkStatus(fork.status) })),
   };
 }
@@ -194,5 +286,9 @@ export async function listForks(options: { groupId: string; database?: Database 
   const db = options.database ?? (await getDatabase());
   const threadId = await findThreadId(db.client, options.groupId);
   if (threadId === null) throw new AppError("not_found", `No thread "${options.groupId}"`);
-  return (await listForksOf(db.client, threadId)).map((fork) => ({ ...fork, atStep: fork.atStep ?? 0, status: forkStatus(fork.status) }));
+  return (await listForksOf(db.client, threadId)).map((fork) => ({
+    ...fork,
+    atStep: fork.atStep ?? 0,
+    status: forkStatus(fork.status),
+  }));
 }

@@ -1,7 +1,18 @@
 // The forks' part of the OpenAPI document (lib/openapi/document.ts): paths and the named schemas they use.
 import type { z } from "zod";
 import { modelTargetsReplySchema, modelTargetViewSchema } from "../models/schemas.ts";
-import { answerCallSchema, continueForkSchema, createForkSchema, forkAnswerSchema, forkCallViewSchema, forkCreatedSchema, forkEditSchema, forkSummarySchema, forkViewSchema, turnViewSchema } from "./schemas.ts";
+import {
+  answerCallSchema,
+  continueForkSchema,
+  createForkSchema,
+  forkAnswerSchema,
+  forkCallViewSchema,
+  forkCreatedSchema,
+  forkEditSchema,
+  forkSummarySchema,
+  forkViewSchema,
+  turnViewSchema,
+} from "./schemas.ts";
 
 type Ref = (name: string) => { $ref: string };
 type ErrorResponse = (description: string) => unknown;
@@ -40,12 +51,20 @@ export function forkPaths(ref: Ref, errorResponse: ErrorResponse) {
         parameters: [groupId],
         requestBody: { required: true, content: json(ref("CreateFork")) },
         responses: {
-          "201": { description: "Forked; the first model turn is stored (completed or failed)", content: json(ref("ForkCreated")) },
-          "202": { description: "wait=false: forked; the first turn runs on the server (poll GET …/fork)", content: json(ref("ForkCreated")) },
+          "201": {
+            description: "Forked; the first model turn is stored (completed or failed)",
+            content: json(ref("ForkCreated")),
+          },
+          "202": {
+            description: "wait=false: forked; the first turn runs on the server (poll GET …/fork)",
+            content: json(ref("ForkCreated")),
+          },
           "404": errorResponse("No such thread"),
           "409": errorResponse("group_id already taken"),
           "415": errorResponse("Content-Type is not application/json"),
-          "422": errorResponse("Bad body, unknown model target, an edit naming nothing in the first N events, or a call left without a result at step N (path says which)"),
+          "422": errorResponse(
+            "Bad body, unknown model target, an edit naming nothing in the first N events, or a call left without a result at step N (path says which)",
+          ),
           "503": errorResponse("The target's key variable is unset, or TOOLSCOPE_MODELS cannot be read"),
         },
       },
@@ -53,13 +72,20 @@ export function forkPaths(ref: Ref, errorResponse: ErrorResponse) {
         operationId: "listForks",
         summary: "The forks made from a thread",
         parameters: [groupId],
-        responses: { "200": { description: "Newest first", content: json({ type: "object", properties: { forks: { type: "array", items: ref("ForkSummary") } } }) }, "404": errorResponse("No such thread") },
+        responses: {
+          "200": {
+            description: "Newest first",
+            content: json({ type: "object", properties: { forks: { type: "array", items: ref("ForkSummary") } } }),
+          },
+          "404": errorResponse("No such thread"),
+        },
       },
     },
     "/api/threads/{group_id}/fork": {
       get: {
         operationId: "getFork",
-        summary: "A fork's state: turns with streamed output, usage and errors; the model's calls and how each can be answered",
+        summary:
+          "A fork's state: turns with streamed output, usage and errors; the model's calls and how each can be answered",
         parameters: [groupId],
         responses: { "200": { description: "The fork", content: json(ref("Fork")) }, "404": notAFork },
       },
@@ -84,13 +110,24 @@ export function forkPaths(ref: Ref, errorResponse: ErrorResponse) {
         operationId: "stopFork",
         summary: "Stop the running model turn",
         parameters: [groupId],
-        responses: { "202": { description: "Stopping", content: json({ type: "object", properties: { group_id: { type: "string" }, stopping: { type: "boolean" } } }) }, "404": notAFork, "409": errorResponse("Nothing is running") },
+        responses: {
+          "202": {
+            description: "Stopping",
+            content: json({
+              type: "object",
+              properties: { group_id: { type: "string" }, stopping: { type: "boolean" } },
+            }),
+          },
+          "404": notAFork,
+          "409": errorResponse("Nothing is running"),
+        },
       },
     },
     "/api/threads/{group_id}/fork/calls/{call_id}/answer": {
       post: {
         operationId: "answerForkCall",
-        summary: "Answer a pending call of a fork from the recording (same tool and arguments in the original) or by hand",
+        summary:
+          "Answer a pending call of a fork from the recording (same tool and arguments in the original) or by hand",
         parameters: [groupId, { name: "call_id", in: "path", required: true, schema: { type: "string" } }],
         requestBody: { required: true, content: json(ref("AnswerForkCall")) },
         responses: {
@@ -104,8 +141,14 @@ export function forkPaths(ref: Ref, errorResponse: ErrorResponse) {
     "/api/models": {
       get: {
         operationId: "listModelTargets",
-        summary: "The model targets of TOOLSCOPE_MODELS: names, APIs, base URLs, models and key variable names — never keys",
-        responses: { "200": { description: "Targets, and why the configuration cannot be read if it cannot", content: json(ref("ModelTargets")) } },
+        summary:
+          "The model targets of TOOLSCOPE_MODELS: names, APIs, base URLs, models and key variable names — never keys",
+        responses: {
+          "200": {
+            description: "Targets, and why the configuration cannot be read if it cannot",
+            content: json(ref("ModelTargets")),
+          },
+        },
       },
     },
   };

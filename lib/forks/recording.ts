@@ -37,7 +37,12 @@ export function matchRecording(options: {
   used: ReadonlySet<string>;
   historyCallKeys: ReadonlySet<string>;
 }): RecordedCall | null {
-  const matches = options.candidates.filter((candidate) => candidate.result !== null && candidate.toolName === options.toolName && argumentsKey(candidate.argumentsJson, candidate.argumentsText) === options.argsKey);
+  const matches = options.candidates.filter(
+    (candidate) =>
+      candidate.result !== null &&
+      candidate.toolName === options.toolName &&
+      argumentsKey(candidate.argumentsJson, candidate.argumentsText) === options.argsKey,
+  );
   const fresh = matches.filter((candidate) => !options.used.has(candidate.callKey));
   return fresh.find((candidate) => !options.historyCallKeys.has(candidate.callKey)) ?? fresh[0] ?? matches[0] ?? null;
 }

@@ -112,8 +112,19 @@ function toRunRow({ thread, createdAt, updatedAt, ...run }: RunRecord): ForkRunR
   return { ...run, ...thread, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
-function toTurnRow<T extends { startedAt: Date; heartbeatAt: Date; finishedAt: Date | null }>(row: T): Omit<T, "startedAt" | "heartbeatAt" | "finishedAt"> & { startedAt: string; heartbeatAt: string; finishedAt: string | null } {
-  return { ...row, startedAt: row.startedAt.toISOString(), heartbeatAt: row.heartbeatAt.toISOString(), finishedAt: row.finishedAt?.toISOString() ?? null };
+function toTurnRow<T extends { startedAt: Date; heartbeatAt: Date; finishedAt: Date | null }>(
+  row: T,
+): Omit<T, "startedAt" | "heartbeatAt" | "finishedAt"> & {
+  startedAt: string;
+  heartbeatAt: string;
+  finishedAt: string | null;
+} {
+  return {
+    ...row,
+    startedAt: row.startedAt.toISOString(),
+    heartbeatAt: row.heartbeatAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
 }
 
 // ─── the fork's thread ───────────────────────────────────────────────────────────────────────────
@@ -127,11 +138,19 @@ export async function findThreadId(client: ModelClient, groupId: string): Promis
 }
 
 /** Display segments of the first result of each named call of a thread (what the history copy keeps). */
-export async function findFirstResultDisplays(client: ModelClient, threadId: number, callKeys: readonly string[]): Promise<Map<string, string>> {
+export async function findFirstResultDisplays(
+  client: ModelClient,
+  threadId: number,
+  callKeys: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let start = 0; start < callKeys.length; start += 500) {
     const rows = await client.toolResult.findMany({
-      where: { ordinal: 0, displayAsJson: { not: null }, toolCall: { threadId, callKey: { in: callKeys.slice(start, start + 500) } } },
+      where: {
+        ordinal: 0,
+        displayAsJson: { not: null },
+        toolCall: { threadId, callKey: { in: callKeys.slice(start, start + 500) } },
+      },
       select: { displayAsJson: true, toolCall: { select: { callKey: true } } },
     });
     for (const row of rows) if (row.displayAsJson !== null) out.set(row.toolCall.callKey, row.displayAsJson);
@@ -153,18 +172,36 @@ export type NewForkRun = {
 /** Writes the fork's thread (the history copy), links it to its original, fixes up results, opens its run. */
 export async function writeForkThread(
   tx: ModelClient,
-  options: { data: ThreadExport; forkOf: { id: number; groupId: string; atStep: number }; resultRewrites: readonly ResultRewrite[]; run: NewForkRun },
+  options: {
+    data: ThreadExport;
+    forkOf: { id: number; groupId: string; atStep: number };
+    resultRewrites: readonly ResultRewrite[];
+    run: NewForkRun;
+  },
 ): Promise<{ threadId: number; forkRunId: number }> {
   // A fork copies no Delivery rows (its records come from buildImport); were it ever to, they would be marked.
   const threadId = await writeThread(tx, options.data, { at: new Date(), by: "fork" });
-  await tx.thread.update({ where: { id: threadId }, data: { forkOfId: options.forkOf.id, forkOfGroupId: options.forkOf.groupId, forkAtStep: options.forkOf.atStep }, select: { id: true } });
+  await tx.thread.update({
+    where: { id: threadId },
+    data: { forkOfId: options.forkOf.id, forkOfGroupId: options.forkOf.groupId, forkAtStep: options.forkOf.atStep },
+    select: { id: true },
+  });
   for (const rewrite of options.resultRewrites) {
-    await tx.toolResult.updateMany({ where: { ordinal: 0, toolCall: { threadId, callKey: rewrite.callKey } }, data: rewrite.columns });
+    await tx.toolResult.updateMany({
+      where: { ordinal: 0, toolCall: { threadId, callKey: rewrite.callKey } },
+      data: rewrite.columns,
+    });
   }
   const lastEvent = await tx.event.findFirst({ where: { threadId }, orderBy: { id: "desc" }, select: { id: true } });
   const lastCall = await tx.toolCall.findFirst({ where: { threadId }, orderBy: { id: "desc" }, select: { id: true } });
   const run = await tx.forkRun.create({
-    data: { threadId, ...options.run, status: "awaiting_results", historyEndEventId: lastEvent?.id ?? 0, historyEndCallId: lastCall?.id ?? 0 },
+    data: {
+      threadId,
+      ...options.run,
+      status: "awaiting_results",
+      historyEndEventId: lastEvent?.id ?? 0,
+      historyEndCallId: lastCall?.id ?? 0,
+    },
     select: { id: true },
   });
   return { threadId, forkRunId: run.id };
@@ -183,18 +220,38 @@ export async function findForkRunById(client: ModelClient, id: number): Promise<
 }
 
 export async function listTurns(client: ModelClient, forkRunId: number): Promise<TurnRow[]> {
-  const rows = await client.modelTurn.findMany({ where: { forkRunId }, orderBy: { ordinal: "asc" }, select: TURN_SELECT });
+  const rows = await client.modelTurn.findMany({
+    where: { forkRunId },
+    orderBy: { ordinal: "asc" },
+    select: TURN_SELECT,
+  });
   return rows.map(toTurnRow);
 }
 
-export type ForkListRow = { groupId: string; atStep: number | null; target: string; model: string; status: string; turns: number; totalTokens: number | null; createdAt: string };
+export type ForkListRow = {
+  groupId: string;
+  atStep: number | null;
+  target: string;
+  model: string;
+  status: string;
+  turns: number;
+  totalTokens: number | null;
+  createdAt: string;
+};
 
 export async function listForksOf(client: ModelClient, threadId: number, limit = 200): Promise<ForkListRow[]> {
   const rows = await client.forkRun.findMany({
     where: { thread: { forkOfId: threadId } },
     orderBy: { id: "desc" },
     take: limit,
-    select: { target: true, model: true, status: true, createdAt: true, thread: { select: { groupId: true, forkAtStep: true } }, turns: { select: { totalTokens: true, status: true } } },
+    select: {
+      target: true,
+      model: true,
+      status: true,
+      createdAt: true,
+      thread: { select: { groupId: true, forkAtStep: true } },
+      turns: { select: { totalTokens: true, status: true } },
+    },
   });
   return rows.map((row) => ({
     groupId: row.thread.groupId,
@@ -203,7 +260,9 @@ export async function listForksOf(client: ModelClient, threadId: number, limit =
     model: row.model,
     status: row.status,
     turns: row.turns.filter((turn) => turn.status === "completed").length,
-    totalTokens: row.turns.some((turn) => turn.totalTokens !== null) ? row.turns.reduce((sum, turn) => sum + (turn.totalTokens ?? 0), 0) : null,
+    totalTokens: row.turns.some((turn) => turn.totalTokens !== null)
+      ? row.turns.reduce((sum, turn) => sum + (turn.totalTokens ?? 0), 0)
+      : null,
     createdAt: row.createdAt.toISOString(),
   }));
 }
@@ -214,7 +273,16 @@ export async function listForksOf(client: ModelClient, threadId: number, limit =
  */
 export async function openTurn(
   tx: ModelClient,
-  options: { forkRunId: number; ordinal: number; from: readonly string[]; historyEvents: number; requestSha256: string; requestBytes: number; skippedJson: string | null; at: Date },
+  options: {
+    forkRunId: number;
+    ordinal: number;
+    from: readonly string[];
+    historyEvents: number;
+    requestSha256: string;
+    requestBytes: number;
+    skippedJson: string | null;
+    at: Date;
+  },
 ): Promise<number | null> {
   const moved = await tx.forkRun.updateMany({
     where: { id: options.forkRunId, status: { in: [...options.from] } },
@@ -239,16 +307,30 @@ export async function openTurn(
 }
 
 /** What has streamed in so far (null: nothing new, only the heartbeat). */
-export async function writeTurnProgress(client: ModelClient, turnId: number, liveJson: string | null, at: Date): Promise<void> {
-  await client.modelTurn.updateMany({ where: { id: turnId, status: "streaming" }, data: liveJson === null ? { heartbeatAt: at } : { liveJson, heartbeatAt: at } });
+export async function writeTurnProgress(
+  client: ModelClient,
+  turnId: number,
+  liveJson: string | null,
+  at: Date,
+): Promise<void> {
+  await client.modelTurn.updateMany({
+    where: { id: turnId, status: "streaming" },
+    data: liveJson === null ? { heartbeatAt: at } : { liveJson, heartbeatAt: at },
+  });
 }
 
 export async function isCancelRequested(client: ModelClient, forkRunId: number): Promise<boolean> {
-  return (await client.forkRun.findUnique({ where: { id: forkRunId }, select: { cancelRequested: true } }))?.cancelRequested ?? false;
+  return (
+    (await client.forkRun.findUnique({ where: { id: forkRunId }, select: { cancelRequested: true } }))
+      ?.cancelRequested ?? false
+  );
 }
 
 export async function requestCancel(client: ModelClient, forkRunId: number): Promise<boolean> {
-  return (await client.forkRun.updateMany({ where: { id: forkRunId, status: "running" }, data: { cancelRequested: true } })).count === 1;
+  return (
+    (await client.forkRun.updateMany({ where: { id: forkRunId, status: "running" }, data: { cancelRequested: true } }))
+      .count === 1
+  );
 }
 
 export type TurnOutcome = {
@@ -259,11 +341,21 @@ export type TurnOutcome = {
   toolCalls: number;
   httpStatus: number | null;
   errorText: string | null;
-  usage: { inputTokens: number | null; outputTokens: number | null; totalTokens: number | null; cachedInputTokens: number | null; reasoningTokens: number | null; usageJson: string | null };
+  usage: {
+    inputTokens: number | null;
+    outputTokens: number | null;
+    totalTokens: number | null;
+    cachedInputTokens: number | null;
+    reasoningTokens: number | null;
+    usageJson: string | null;
+  };
 };
 
 /** Closes a streaming turn and moves its run on; false when the turn was already closed (e.g. as interrupted). */
-export async function closeTurn(tx: ModelClient, options: { turnId: number; forkRunId: number; outcome: TurnOutcome; runStatus: string; at: Date }): Promise<boolean> {
+export async function closeTurn(
+  tx: ModelClient,
+  options: { turnId: number; forkRunId: number; outcome: TurnOutcome; runStatus: string; at: Date },
+): Promise<boolean> {
   const { outcome } = options;
   const closed = await tx.modelTurn.updateMany({
     where: { id: options.turnId, status: "streaming" },
@@ -281,16 +373,30 @@ export async function closeTurn(tx: ModelClient, options: { turnId: number; fork
     },
   });
   if (closed.count !== 1) return false;
-  await tx.forkRun.update({ where: { id: options.forkRunId }, data: { status: options.runStatus, cancelRequested: false, updatedAt: options.at }, select: { id: true } });
+  await tx.forkRun.update({
+    where: { id: options.forkRunId },
+    data: { status: options.runStatus, cancelRequested: false, updatedAt: options.at },
+    select: { id: true },
+  });
   return true;
 }
 
 /** Streaming turns whose server stopped beating before `staleBefore`: closed as failed, with `reason`. */
-export async function failStaleTurns(client: ModelClient, forkRunId: number, staleBefore: Date, reason: string, at: Date): Promise<number> {
+export async function failStaleTurns(
+  client: ModelClient,
+  forkRunId: number,
+  staleBefore: Date,
+  reason: string,
+  at: Date,
+): Promise<number> {
   const stale = await client.modelTurn.updateMany({
     where: { forkRunId, status: "streaming", heartbeatAt: { lt: staleBefore } },
     data: { status: "failed", errorText: reason, finishedAt: at },
   });
-  if (stale.count > 0) await client.forkRun.updateMany({ where: { id: forkRunId, status: "running" }, data: { status: "failed", updatedAt: at } });
+  if (stale.count > 0)
+    await client.forkRun.updateMany({
+      where: { id: forkRunId, status: "running" },
+      data: { status: "failed", updatedAt: at },
+    });
   return stale.count;
 }

@@ -16,7 +16,14 @@ import { storableText } from "../results/text-codec.ts";
 import { MODEL_SOURCE } from "../traces/event-kinds.ts";
 import { getReplayTrace } from "../traces/replay-thread.ts";
 import { answerRows } from "./answer-rows.ts";
-import { closeTurn, isCancelRequested, openTurn, writeTurnProgress, type ForkRunRow, type TurnOutcome } from "./repository.ts";
+import {
+  closeTurn,
+  isCancelRequested,
+  openTurn,
+  writeTurnProgress,
+  type ForkRunRow,
+  type TurnOutcome,
+} from "./repository.ts";
 import { appendAnswer, existingCallKeys } from "./answers-repository.ts";
 
 /** How often a running turn writes what arrived (the page polls it). */
@@ -56,7 +63,11 @@ function liveJson(live: LiveOutput, key: string | null, streaming: boolean): str
   return JSON.stringify({
     text: mask(live.text),
     reasoning: mask(live.reasoning),
-    calls: live.calls.map((call) => ({ id: call.id === null ? null : mask(call.id), name: mask(call.name), arguments: mask(call.arguments) })),
+    calls: live.calls.map((call) => ({
+      id: call.id === null ? null : mask(call.id),
+      name: mask(call.name),
+      arguments: mask(call.arguments),
+    })),
   } satisfies LiveOutput);
 }
 
@@ -64,9 +75,14 @@ function liveJson(live: LiveOutput, key: string | null, streaming: boolean): str
 export async function startTurn(options: TurnOptions): Promise<StartedTurn> {
   const { db, run, target } = options;
   const trace = await getReplayTrace({ groupId: run.groupId, database: db });
-  const rendered = renderHistory(trace.events, trace.events.length, target.api, trace.declarations, { sourceFormat: trace.format });
+  const rendered = renderHistory(trace.events, trace.events.length, target.api, trace.declarations, {
+    sourceFormat: trace.format,
+  });
   if (rendered.pendingCallIds.length > 0) {
-    throw new AppError("conflict", `Calls without a result: ${rendered.pendingCallIds.join(", ")}. Answer each (from the recording, by hand, or through /api/callback) before the next turn.`);
+    throw new AppError(
+      "conflict",
+      `Calls without a result: ${rendered.pendingCallIds.join(", ")}. Answer each (from the recording, by hand, or through /api/callback) before the next turn.`,
+    );
   }
   if (!isRecord(rendered.request)) throw new Error("the replay renderer returned a request that is not an object");
   const body = stringifyRequest(buildModelRequest(target, rendered.request).body);
@@ -83,9 +99,19 @@ export async function startTurn(options: TurnOptions): Promise<StartedTurn> {
       at,
     }),
   );
-  if (turnId === null) throw new AppError("conflict", "The fork is not ready for a new turn (a turn is running, or the run has ended); reload it");
+  if (turnId === null)
+    throw new AppError(
+      "conflict",
+      "The fork is not ready for a new turn (a turn is running, or the run has ended); reload it",
+    );
   const lastStep = trace.events.at(-1)?.step ?? 0;
-  const done = runTurn({ ...options, turnId, history: rendered.request, step: lastStep, declarations: trace.declarations }).catch((error: unknown) => {
+  const done = runTurn({
+    ...options,
+    turnId,
+    history: rendered.request,
+    step: lastStep,
+    declarations: trace.declarations,
+  }).catch((error: unknown) => {
     console.error(`[toolscope] fork ${run.groupId} turn ${options.ordinal} could not be closed`, error);
   });
   return { turnId, ordinal: options.ordinal, done };
@@ -96,7 +122,12 @@ function usageColumns({ usage }: ModelAnswer): TurnOutcome["usage"] {
   return { ...counts, usageJson: raw === null ? null : JSON.stringify(raw) };
 }
 
-type RunningTurn = TurnOptions & { turnId: number; history: Record<string, unknown>; step: number; declarations: Awaited<ReturnType<typeof getReplayTrace>>["declarations"] };
+type RunningTurn = TurnOptions & {
+  turnId: number;
+  history: Record<string, unknown>;
+  step: number;
+  declarations: Awaited<ReturnType<typeof getReplayTrace>>["declarations"];
+};
 
 // The turn's whole life: progress and heartbeat while the model streams, then the outcome (recordOutcome).
 async function runTurn(turn: RunningTurn): Promise<void> {
@@ -111,15 +142,25 @@ async function runTurn(turn: RunningTurn): Promise<void> {
   const write = () => {
     const json = liveJson(live, apiKey, true);
     lastWrite = Date.now();
-    writing = writing.then(async () => {
-      const unchanged = json === written;
-      written = json;
-      await writeTurnProgress(db.client, turn.turnId, unchanged ? null : json, new Date());
-    }).catch((error: unknown) => console.warn(`[toolscope] fork ${run.groupId}: progress not written`, error instanceof Error ? error.message : error));
+    writing = writing
+      .then(async () => {
+        const unchanged = json === written;
+        written = json;
+        await writeTurnProgress(db.client, turn.turnId, unchanged ? null : json, new Date());
+      })
+      .catch((error: unknown) =>
+        console.warn(
+          `[toolscope] fork ${run.groupId}: progress not written`,
+          error instanceof Error ? error.message : error,
+        ),
+      );
   };
   const heartbeat = setInterval(() => {
     write();
-    void isCancelRequested(db.client, run.id).then((cancel) => (cancel ? controller.abort() : undefined), () => undefined);
+    void isCancelRequested(db.client, run.id).then(
+      (cancel) => (cancel ? controller.abort() : undefined),
+      () => undefined,
+    );
   }, HEARTBEAT_MS);
 
   let outcome: TurnOutcome;
@@ -152,7 +193,12 @@ async function runTurn(turn: RunningTurn): Promise<void> {
     };
   } catch (error) {
     const stopped = controller.signal.aborted;
-    const failure = error instanceof ProviderError ? error : new ProviderError(`Internal error while talking to the model: ${error instanceof Error ? error.message : String(error)}`);
+    const failure =
+      error instanceof ProviderError
+        ? error
+        : new ProviderError(
+            `Internal error while talking to the model: ${error instanceof Error ? error.message : String(error)}`,
+          );
     if (!(error instanceof ProviderError)) console.error(`[toolscope] fork ${run.groupId}: model turn failed`, error);
     runStatus = stopped ? "cancelled" : "failed";
     outcome = {
@@ -164,7 +210,14 @@ async function runTurn(turn: RunningTurn): Promise<void> {
       httpStatus: failure.httpStatus,
       // Verbatim, but storable: a provider's body may hold NUL, which PostgreSQL refuses.
       errorText: storableText(maskKey(failure.text, apiKey)),
-      usage: { inputTokens: null, outputTokens: null, totalTokens: null, cachedInputTokens: null, reasoningTokens: null, usageJson: null },
+      usage: {
+        inputTokens: null,
+        outputTokens: null,
+        totalTokens: null,
+        cachedInputTokens: null,
+        reasoningTokens: null,
+        usageJson: null,
+      },
     };
   } finally {
     clearInterval(heartbeat);
@@ -180,19 +233,41 @@ async function runTurn(turn: RunningTurn): Promise<void> {
  * cannot be written (a database refusing what the model sent), the turn is still closed, failed with the reason:
  * left streaming, it would be reported 30 s later as interrupted by a stopped server, and Continue would resend it.
  */
-async function recordOutcome(turn: RunningTurn, answer: ModelAnswer | null, outcome: TurnOutcome, runStatus: string): Promise<void> {
+async function recordOutcome(
+  turn: RunningTurn,
+  answer: ModelAnswer | null,
+  outcome: TurnOutcome,
+  runStatus: string,
+): Promise<void> {
   try {
     await storeOutcome(turn, answer, outcome, runStatus);
   } catch (error) {
     if (answer === null) throw error;
     console.error(`[toolscope] fork ${turn.run.groupId} turn ${turn.ordinal}: the answer could not be stored`, error);
     const reason = error instanceof Error ? error.message.trim().split("\n").at(-1) || error.name : String(error);
-    const failed: TurnOutcome = { ...outcome, status: "failed", errorText: storableText(`The answer could not be stored: ${maskKey(reason, turn.apiKey)}`) };
-    await turn.db.transaction((tx) => closeTurn(tx, { turnId: turn.turnId, forkRunId: turn.run.id, outcome: failed, runStatus: "failed", at: new Date() }));
+    const failed: TurnOutcome = {
+      ...outcome,
+      status: "failed",
+      errorText: storableText(`The answer could not be stored: ${maskKey(reason, turn.apiKey)}`),
+    };
+    await turn.db.transaction((tx) =>
+      closeTurn(tx, {
+        turnId: turn.turnId,
+        forkRunId: turn.run.id,
+        outcome: failed,
+        runStatus: "failed",
+        at: new Date(),
+      }),
+    );
   }
 }
 
-async function storeOutcome(turn: RunningTurn, answer: ModelAnswer | null, outcome: TurnOutcome, runStatus: string): Promise<void> {
+async function storeOutcome(
+  turn: RunningTurn,
+  answer: ModelAnswer | null,
+  outcome: TurnOutcome,
+  runStatus: string,
+): Promise<void> {
   const { db, run, target } = turn;
   const at = new Date();
   await db.transaction(async (tx) => {
@@ -202,17 +277,37 @@ async function storeOutcome(turn: RunningTurn, answer: ModelAnswer | null, outco
     }
     let rows;
     try {
-      rows = answerRows({ api: target.api, response: answer.response, turn: turn.ordinal, step: turn.step, takenCallKeys: await existingCallKeys(tx, run.threadId), declarations: turn.declarations });
+      rows = answerRows({
+        api: target.api,
+        response: answer.response,
+        turn: turn.ordinal,
+        step: turn.step,
+        takenCallKeys: await existingCallKeys(tx, run.threadId),
+        declarations: turn.declarations,
+      });
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
-      const failed: TurnOutcome = { ...outcome, status: "failed", errorText: `The answer could not be read as ${target.api}: ${error.message}` };
+      const failed: TurnOutcome = {
+        ...outcome,
+        status: "failed",
+        errorText: `The answer could not be read as ${target.api}: ${error.message}`,
+      };
       await closeTurn(tx, { turnId: turn.turnId, forkRunId: run.id, outcome: failed, runStatus: "failed", at });
       return;
     }
     const completed = turn.completedTurns + 1;
     const status = rows.toolCalls === 0 ? "finished" : completed >= run.maxTurns ? "step_limit" : "awaiting_results";
     // Closed first: a turn already closed as interrupted must not get its answer written after all.
-    if (!(await closeTurn(tx, { turnId: turn.turnId, forkRunId: run.id, outcome: { ...outcome, toolCalls: rows.toolCalls }, runStatus: status, at }))) return;
+    if (
+      !(await closeTurn(tx, {
+        turnId: turn.turnId,
+        forkRunId: run.id,
+        outcome: { ...outcome, toolCalls: rows.toolCalls },
+        runStatus: status,
+        at,
+      }))
+    )
+      return;
     await appendAnswer(tx, run.threadId, run.groupId, rows.rows, MODEL_SOURCE, at);
   });
 }

@@ -23,17 +23,32 @@ export const DEFAULT_MAX_TURNS = 10;
 export const MAX_MAX_TURNS = 100;
 
 const callRef = identifier().describe("A call's id in the original thread (its group_id-scoped id)");
-const eventIndex = z.number().int().min(0).describe("0-based index of an event in the original's replay timeline (event N of the replay is index N-1)");
+const eventIndex = z
+  .number()
+  .int()
+  .min(0)
+  .describe("0-based index of an event in the original's replay timeline (event N of the replay is index N-1)");
 
 export const forkEditSchema = z
   .union([
     z.strictObject({ call: callRef, text: z.string().describe("New result text (the model sees this)") }),
     z.strictObject({
       call: callRef,
-      envelope: z.record(z.string(), z.unknown()).describe("Fields merged into the result's JSON envelope (success, confidence, nextAction, error, data, …)"),
+      envelope: z
+        .record(z.string(), z.unknown())
+        .describe("Fields merged into the result's JSON envelope (success, confidence, nextAction, error, data, …)"),
     }),
-    z.strictObject({ call: callRef, display_as: z.array(displaySegmentSchema).nullable().describe("New display segments (for people; the model never sees them)") }),
-    z.strictObject({ call: callRef, arguments: z.string().describe("New argument text of the call, sent as the model's own") }),
+    z.strictObject({
+      call: callRef,
+      display_as: z
+        .array(displaySegmentSchema)
+        .nullable()
+        .describe("New display segments (for people; the model never sees them)"),
+    }),
+    z.strictObject({
+      call: callRef,
+      arguments: z.string().describe("New argument text of the call, sent as the model's own"),
+    }),
     z.strictObject({ drop: eventIndex.describe("Leave this event out (a tool call drops its result with it)") }),
     z.strictObject({
       insert: z.strictObject({
@@ -51,20 +66,37 @@ export const createForkSchema = z
     step: z.number().int().min(1).describe("Events of the original kept (the replay's step N: events 1..N)"),
     model: z.string().min(1).max(100).describe("A target name from TOOLSCOPE_MODELS"),
     edits: z.array(forkEditSchema).max(1000).default([]),
-    max_turns: z.number().int().min(1).max(MAX_MAX_TURNS).default(DEFAULT_MAX_TURNS).describe("The run stops after this many model turns"),
+    max_turns: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_MAX_TURNS)
+      .default(DEFAULT_MAX_TURNS)
+      .describe("The run stops after this many model turns"),
     group_id: groupIdentifier().optional().describe("The fork's group_id (default: fork-<random>)"),
-    wait: z.boolean().default(true).describe("true: answer 201 once the first model turn is stored; false: answer 202 at once, the turn runs on the server"),
+    wait: z
+      .boolean()
+      .default(true)
+      .describe(
+        "true: answer 201 once the first model turn is stored; false: answer 202 at once, the turn runs on the server",
+      ),
   })
   .meta({ id: "CreateFork" });
 export type CreateForkInput = z.infer<typeof createForkSchema>;
 
 export const continueForkSchema = z
-  .strictObject({ wait: z.boolean().default(true).describe("true: answer 201 once the turn is stored; false: 202 at once") })
+  .strictObject({
+    wait: z.boolean().default(true).describe("true: answer 201 once the turn is stored; false: 202 at once"),
+  })
   .meta({ id: "ContinueFork" });
 
 export const answerCallSchema = z
   .union([
-    z.strictObject({ from: z.literal("recording").describe("The recorded result of the original's call with the same tool and arguments") }),
+    z.strictObject({
+      from: z
+        .literal("recording")
+        .describe("The recorded result of the original's call with the same tool and arguments"),
+    }),
     z.strictObject({ text: z.string(), display_as: z.array(displaySegmentSchema).nullable().optional() }),
   ])
   .meta({ id: "AnswerForkCall" });
@@ -87,10 +119,19 @@ export const turnViewSchema = z
     historyEvents: z.number().int(),
     requestBytes: z.number().int(),
     requestSha256: z.string(),
-    live: z.object({ text: z.string(), reasoning: z.string(), calls: z.array(z.object({ id: z.string().nullable(), name: z.string(), arguments: z.string() })) }),
+    live: z.object({
+      text: z.string(),
+      reasoning: z.string(),
+      calls: z.array(z.object({ id: z.string().nullable(), name: z.string(), arguments: z.string() })),
+    }),
     stopReason: z.string().nullable(),
     toolCalls: z.number().int(),
-    error: z.object({ httpStatus: z.number().int().nullable(), text: z.string().describe("The provider's error body or event, verbatim (keys masked)") }).nullable(),
+    error: z
+      .object({
+        httpStatus: z.number().int().nullable(),
+        text: z.string().describe("The provider's error body or event, verbatim (keys masked)"),
+      })
+      .nullable(),
     usage: usageViewSchema,
     skipped: z.array(z.object({ index: z.number().int(), reason: z.string() })),
   })
@@ -143,9 +184,13 @@ export const forkCallViewSchema = z
     status: z.string(),
     turn: z.number().int().nullable().describe("The model turn (step) that asked for it"),
     answeredBy: z.enum(["recording", "manual", "callback", "history"]).nullable(),
-    recordedFrom: z.object({ groupId: z.string(), callKey: z.string(), callRowId: z.number().int().nullable() }).nullable(),
+    recordedFrom: z
+      .object({ groupId: z.string(), callKey: z.string(), callRowId: z.number().int().nullable() })
+      .nullable(),
     resultPreview: z.string().nullable(),
-    recording: recordingMatchSchema.nullable().describe("For a pending call: the original's result for the same tool and arguments, if any"),
+    recording: recordingMatchSchema
+      .nullable()
+      .describe("For a pending call: the original's result for the same tool and arguments, if any"),
   })
   .meta({ id: "ForkCall" });
 export type ForkCallView = z.infer<typeof forkCallViewSchema>;
@@ -162,7 +207,9 @@ export const forkViewSchema = z
     edits: z.array(forkEditSchema),
     turns: z.array(turnViewSchema),
     usage: usageViewSchema.describe("All turns added up"),
-    calls: z.array(forkCallViewSchema).describe("The calls the fork's model asked for (the copied history's calls are left out)"),
+    calls: z
+      .array(forkCallViewSchema)
+      .describe("The calls the fork's model asked for (the copied history's calls are left out)"),
     pendingCallKeys: z.array(z.string()),
     canContinue: z.boolean(),
     continueBlocked: z.string().nullable().describe("Why Continue is not possible now"),
@@ -187,4 +234,7 @@ export const forkSummarySchema = z
 export type ForkSummary = z.infer<typeof forkSummarySchema>;
 
 /** What a thread page shows about forks: the thread it was forked from, and the forks made from it. */
-export type ForkLinksView = { forkOf: { groupId: string; atStep: number; exists: boolean } | null; forks: ForkSummary[] };
+export type ForkLinksView = {
+  forkOf: { groupId: string; atStep: number; exists: boolean } | null;
+  forks: ForkSummary[];
+};

@@ -30,10 +30,21 @@ describe("parseAgentStream", () => {
 
   it("reads object arguments, invalid JSON string arguments and Ailoy ToolMessage results", () => {
     expect(trace.events[2]).toMatchObject({ argumentsText: '{"location":"Seoul"}', arguments: { location: "Seoul" } });
-    expect(trace.events[4]).toMatchObject({ argumentsText: '{"city": "Seoul"', argumentsError: expect.stringMatching(/^invalid JSON: /) });
+    expect(trace.events[4]).toMatchObject({
+      argumentsText: '{"city": "Seoul"',
+      argumentsError: expect.stringMatching(/^invalid JSON: /),
+    });
     expect(trace.events[4]).not.toHaveProperty("arguments");
-    expect(trace.events[5]).toMatchObject({ text: '{"temp_c": 21, "sky": "clear"}', content: [{ type: "text" }], isError: false });
-    expect(trace.events[6]).toMatchObject({ text: "Error: upstream KMA API timed out after 10s", isError: true, errorSignal: "error-prefix" });
+    expect(trace.events[5]).toMatchObject({
+      text: '{"temp_c": 21, "sky": "clear"}',
+      content: [{ type: "text" }],
+      isError: false,
+    });
+    expect(trace.events[6]).toMatchObject({
+      text: "Error: upstream KMA API timed out after 10s",
+      isError: true,
+      errorSignal: "error-prefix",
+    });
     expect(trace.events[7]).toMatchObject({ name: "get_air_quality", text: '{"pm25": 18}' });
   });
 
@@ -49,11 +60,31 @@ describe("parseAgentStream", () => {
 
   it("appends streamed argument deltas of one call, and reads {id, name, arguments} / {call_id, output} shapes", () => {
     const out = parseAgentStream([
-      { type: "tool_call", role: "assistant", is_type_switched: true, content: { id: "call_1", name: "search", arguments: '{"q":' } },
+      {
+        type: "tool_call",
+        role: "assistant",
+        is_type_switched: true,
+        content: { id: "call_1", name: "search", arguments: '{"q":' },
+      },
       { type: "tool_call", role: "assistant", is_type_switched: false, content: { arguments: '"tokyo"}' } },
-      { type: "tool_call", role: "assistant", is_type_switched: false, content: { id: "call_2", name: "search", arguments: "{}" } },
-      { type: "tool_call_result", role: "tool", is_type_switched: true, content: { call_id: "call_2", output: { hits: 0 } } },
-      { type: "tool_call_result", role: "tool", is_type_switched: false, content: { call_id: "call_1", output: "3 hits", is_error: false } },
+      {
+        type: "tool_call",
+        role: "assistant",
+        is_type_switched: false,
+        content: { id: "call_2", name: "search", arguments: "{}" },
+      },
+      {
+        type: "tool_call_result",
+        role: "tool",
+        is_type_switched: true,
+        content: { call_id: "call_2", output: { hits: 0 } },
+      },
+      {
+        type: "tool_call_result",
+        role: "tool",
+        is_type_switched: false,
+        content: { call_id: "call_1", output: "3 hits", is_error: false },
+      },
     ]);
     expect(summarize(out.events)).toEqual([
       "0 call call_1 search @[0:2]",
@@ -68,12 +99,14 @@ describe("parseAgentStream", () => {
 
   it("throws a FormatError naming the item and field for malformed input", () => {
     expect(() => parseAgentStream([{ type: "output_text", role: "assistant", content: 42 }])).toThrow(FormatError);
-    expect(() => parseAgentStream([{ type: "output_text", role: "assistant", content: 42 }])).toThrow("[0].content: expected a string");
+    expect(() => parseAgentStream([{ type: "output_text", role: "assistant", content: 42 }])).toThrow(
+      "[0].content: expected a string",
+    );
     expect(() => parseAgentStream([{ type: "thinking", content: "x" }])).toThrow(
       '[0].type: expected one of output_text, tool_call, tool_call_result, reasoning, error, got "thinking"',
     );
-    expect(() => parseAgentStream([{ type: "tool_call", content: { id: "c", function: { arguments: "{}" } } }])).toThrow(
-      "[0].content.function.name: expected a string",
-    );
+    expect(() =>
+      parseAgentStream([{ type: "tool_call", content: { id: "c", function: { arguments: "{}" } } }]),
+    ).toThrow("[0].content.function.name: expected a string");
   });
 });

@@ -27,7 +27,14 @@ type TextType = "output_text" | "reasoning" | "error";
 type Chunk = { index: number; switched: boolean; raw: unknown; path: string };
 type TextChunk = Chunk & { type: TextType; text: string };
 type CallChunk = Chunk & { type: "tool_call"; id?: string; name?: string; namePath: string; args: unknown };
-type ResultChunk = Chunk & { type: "tool_call_result"; id?: string; name?: string; output: unknown; outputPath: string; errorFlag?: boolean };
+type ResultChunk = Chunk & {
+  type: "tool_call_result";
+  id?: string;
+  name?: string;
+  output: unknown;
+  outputPath: string;
+  errorFlag?: boolean;
+};
 type AnyChunk = TextChunk | CallChunk | ResultChunk;
 // Consecutive chunks that make up one event; all share a type.
 type Run = AnyChunk[];
@@ -46,9 +53,17 @@ function readChunk(entry: unknown, index: number): AnyChunk {
   const record = expectRecord(entry, path, "an agent response chunk object");
   const type = record.type;
   if (!isChunkType(type)) {
-    throw new FormatError(childPath(path, "type"), `expected one of ${CHUNK_TYPES.join(", ")}, got ${JSON.stringify(type)}`);
+    throw new FormatError(
+      childPath(path, "type"),
+      `expected one of ${CHUNK_TYPES.join(", ")}, got ${JSON.stringify(type)}`,
+    );
   }
-  const base: Chunk = { index, switched: readOptionalBoolean(record, "is_type_switched", path) === true, raw: entry, path };
+  const base: Chunk = {
+    index,
+    switched: readOptionalBoolean(record, "is_type_switched", path) === true,
+    raw: entry,
+    path,
+  };
   const contentPath = childPath(path, "content");
   if (type === "tool_call") return readCallChunk(base, record.content, contentPath);
   if (type === "tool_call_result") return readResultChunk(base, record.content, contentPath);
@@ -137,18 +152,27 @@ function isResultChunk(chunk: AnyChunk): chunk is ResultChunk {
   return chunk.type === "tool_call_result";
 }
 
-function isDelta(first: { id?: string; name?: string }, next: { id?: string; name?: string }, sofar: unknown, piece: unknown): boolean {
+function isDelta(
+  first: { id?: string; name?: string },
+  next: { id?: string; name?: string },
+  sofar: unknown,
+  piece: unknown,
+): boolean {
   const sameCall = next.id === undefined || next.id === first.id;
   const sameName = next.name === undefined || first.name === undefined || next.name === first.name;
   return sameCall && sameName && (sofar === undefined || typeof sofar === "string") && typeof piece === "string";
 }
 
 function joinedArgs(chunks: CallChunk[]): unknown {
-  return chunks.length === 1 ? chunks[0]?.args : chunks.map((chunk) => (typeof chunk.args === "string" ? chunk.args : "")).join("");
+  return chunks.length === 1
+    ? chunks[0]?.args
+    : chunks.map((chunk) => (typeof chunk.args === "string" ? chunk.args : "")).join("");
 }
 
 function joinedOutput(chunks: ResultChunk[]): unknown {
-  return chunks.length === 1 ? chunks[0]?.output : chunks.map((chunk) => (typeof chunk.output === "string" ? chunk.output : "")).join("");
+  return chunks.length === 1
+    ? chunks[0]?.output
+    : chunks.map((chunk) => (typeof chunk.output === "string" ? chunk.output : "")).join("");
 }
 
 // A merged event's path is a slice `[first:end]` over the chunk indexes and its raw is the array of chunks.
@@ -188,14 +212,22 @@ function emitRun(run: Run, builder: TraceBuilder): void {
     });
     return;
   }
-  const text = run.filter(isTextChunk).map((chunk) => chunk.text).join("");
+  const text = run
+    .filter(isTextChunk)
+    .map((chunk) => chunk.text)
+    .join("");
   if (first.type === "output_text") builder.message("assistant", text, raw, path);
   else if (first.type === "reasoning") builder.reasoning(text, raw, path);
   else builder.error("runtime", text, raw, path);
 }
 
 // Arguments arrive as a JSON string (OpenAI-style) or as an already-parsed object (Ailoy).
-function callArguments(args: unknown): { input: "json"; argumentsText: string; arguments?: unknown; argumentsError?: string } {
+function callArguments(args: unknown): {
+  input: "json";
+  argumentsText: string;
+  arguments?: unknown;
+  argumentsError?: string;
+} {
   if (args === undefined) return { input: "json", argumentsText: "{}", arguments: {} };
   if (typeof args !== "string") return { input: "json", argumentsText: stringifyJson(args), arguments: args };
   const parsed = parseJson(args);

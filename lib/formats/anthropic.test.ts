@@ -76,7 +76,10 @@ describe("parseAnthropic", () => {
   });
 
   it("maps thinking and redacted_thinking to reasoning", () => {
-    expect(trace.events[2]).toMatchObject({ kind: "reasoning", text: expect.stringContaining("four independent lookups") });
+    expect(trace.events[2]).toMatchObject({
+      kind: "reasoning",
+      text: expect.stringContaining("four independent lookups"),
+    });
     expect(trace.events[12]).toMatchObject({ kind: "reasoning", text: "", redacted: true });
   });
 
@@ -96,7 +99,11 @@ describe("parseAnthropic", () => {
   });
 
   it("reads declarations from tools", () => {
-    expect(trace.declarations.map((declaration) => declaration.name)).toEqual(["get_weather", "get_local_time", "render_map"]);
+    expect(trace.declarations.map((declaration) => declaration.name)).toEqual([
+      "get_weather",
+      "get_local_time",
+      "render_map",
+    ]);
     expect(trace.declarations[1]).toMatchObject({
       description: "Get the current local time in an IANA time zone.",
       inputSchema: { type: "object", required: ["timezone"] },
@@ -104,7 +111,9 @@ describe("parseAnthropic", () => {
   });
 
   it("matches the golden canonical trace", async () => {
-    await expect(`${JSON.stringify(trace, null, 2)}\n`).toMatchFileSnapshot(goldenPath("anthropic-parallel-weather.json"));
+    await expect(`${JSON.stringify(trace, null, 2)}\n`).toMatchFileSnapshot(
+      goldenPath("anthropic-parallel-weather.json"),
+    );
   });
 
   it("accepts a bare messages array", () => {
@@ -140,7 +149,13 @@ describe("parseAnthropic", () => {
   it("reports tool_result blocks placed after text, and calls left unanswered before the next turn", () => {
     const out = parseAnthropic([
       { role: "assistant", content: [{ type: "tool_use", id: "toolu_01X", name: "lookup", input: {} }] },
-      { role: "user", content: [{ type: "text", text: "here:" }, { type: "tool_result", tool_use_id: "toolu_01X", content: "ok" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "here:" },
+          { type: "tool_result", tool_use_id: "toolu_01X", content: "ok" },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool_use", id: "toolu_01Y", name: "lookup", input: {} }] },
       { role: "user", content: "no result for you" },
       { role: "assistant", content: "fine" },
@@ -155,11 +170,15 @@ describe("parseAnthropic", () => {
     const out = parseAnthropic([
       {
         role: "assistant",
-        content: [{ type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "tokyo weather" } }],
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "tokyo weather" } },
+        ],
       },
     ]);
     expect(out.events).toEqual([]);
-    expect(out.issues).toMatchObject([{ path: "[0].content[0]", message: "unmapped content block type server_tool_use" }]);
+    expect(out.issues).toMatchObject([
+      { path: "[0].content[0]", message: "unmapped content block type server_tool_use" },
+    ]);
   });
 
   it("throws a FormatError naming the item and field for malformed input", () => {
@@ -171,13 +190,17 @@ describe("parseAnthropic", () => {
       ],
     };
     expect(() => parseAnthropic(malformed)).toThrow(FormatError);
-    expect(() => parseAnthropic(malformed)).toThrow("messages[2].content[0].tool_use_id: expected a string, got number");
+    expect(() => parseAnthropic(malformed)).toThrow(
+      "messages[2].content[0].tool_use_id: expected a string, got number",
+    );
     expect(() => parseAnthropic({ messages: [{ role: "tool", content: "x" }] })).toThrow(
       'messages[0].role: expected "user" or "assistant", got "tool"',
     );
-    expect(() => parseAnthropic({ messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "n", input: "x" }] }] })).toThrow(
-      "messages[0].content[0].input: expected an object, got string",
-    );
+    expect(() =>
+      parseAnthropic({
+        messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "n", input: "x" }] }],
+      }),
+    ).toThrow("messages[0].content[0].input: expected an object, got string");
     expect(() => parseAnthropic({ system: "x" })).toThrow("messages: expected an array, got undefined");
   });
 });

@@ -126,7 +126,8 @@ function readBlocks(blocks: unknown[], role: "user" | "assistant", messagePath: 
       case "tool_result": {
         if (role !== "user") builder.issue(path, "tool_result block in an assistant message", value);
         // Anthropic rejects a user message whose tool_result blocks do not come first; keep it, but say so.
-        if (seenOtherContent) builder.issue(path, "tool_result after other content: Anthropic requires tool_result blocks first", value);
+        if (seenOtherContent)
+          builder.issue(path, "tool_result after other content: Anthropic requires tool_result blocks first", value);
         const callId = readString(block, "tool_use_id", path);
         const isError = readOptionalBoolean(block, "is_error", path) === true;
         const result = readResultContent(block.content, childPath(path, "content"));
@@ -144,7 +145,9 @@ function readBlocks(blocks: unknown[], role: "user" | "assistant", messagePath: 
 function readResultContent(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (value === undefined || value === null) return { text: "" };
   if (typeof value === "string") return { text: value };
-  const blocks = expectArray(value, path).map((item, index) => contentBlock(expectRecord(item, childPath(path, index), "a content block object"), childPath(path, index)));
+  const blocks = expectArray(value, path).map((item, index) =>
+    contentBlock(expectRecord(item, childPath(path, index), "a content block object"), childPath(path, index)),
+  );
   return { text: joinText(blocks), content: blocks };
 }
 
@@ -155,7 +158,8 @@ function readResultContent(value: unknown, path: string): { text: string; conten
  */
 export function contentBlock(block: JsonRecord, path: string): ContentBlock {
   const type = readString(block, "type", path);
-  if (type === "text") return withExtras({ type: "text", text: readString(block, "text", path) }, block, ["type", "text"], "anthropic");
+  if (type === "text")
+    return withExtras({ type: "text", text: readString(block, "text", path) }, block, ["type", "text"], "anthropic");
   if (type !== "image" && type !== "document") return { type: "unknown", raw: block, format: "anthropic" };
   const sourcePath = childPath(path, "source");
   const source = expectRecord(block.source, sourcePath);
@@ -166,20 +170,27 @@ export function contentBlock(block: JsonRecord, path: string): ContentBlock {
     case "base64": {
       const data = readString(source, "data", sourcePath);
       const mimeType = readString(source, "media_type", sourcePath);
-      const canonical: ContentBlock = media === "image" ? { type: "image", data, mimeType } : { type: "document", data, mimeType };
+      const canonical: ContentBlock =
+        media === "image" ? { type: "image", data, mimeType } : { type: "document", data, mimeType };
       if (canonical.type === "document" && title !== undefined) canonical.title = title;
       return withExtras(canonical, block, modelled, "anthropic");
     }
     case "text": {
       if (media !== "document") break;
-      const canonical: ContentBlock = { type: "document", text: readString(source, "data", sourcePath), mimeType: readOptionalString(source, "media_type", sourcePath) ?? "text/plain" };
+      const canonical: ContentBlock = {
+        type: "document",
+        text: readString(source, "data", sourcePath),
+        mimeType: readOptionalString(source, "media_type", sourcePath) ?? "text/plain",
+      };
       if (title !== undefined) canonical.title = title;
       return withExtras(canonical, block, modelled, "anthropic");
     }
     case "url":
     case "file": {
       const canonical: ContentBlock =
-        source.type === "url" ? { type: "media_ref", media, url: readString(source, "url", sourcePath) } : { type: "media_ref", media, fileId: readString(source, "file_id", sourcePath) };
+        source.type === "url"
+          ? { type: "media_ref", media, url: readString(source, "url", sourcePath) }
+          : { type: "media_ref", media, fileId: readString(source, "file_id", sourcePath) };
       if (title !== undefined) canonical.title = title;
       return withExtras(canonical, block, modelled, "anthropic");
     }

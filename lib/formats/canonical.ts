@@ -1,6 +1,7 @@
 // The canonical trace model: the one shape every vendor adapter produces and replay/import consume.
 
-export type FormatName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "gemini-interactions" | "mcp" | "agent-stream";
+export type FormatName =
+  "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "gemini-interactions" | "mcp" | "agent-stream";
 
 export type ToolDeclaration = {
   name: string;
@@ -34,7 +35,15 @@ export type ContentBlock = BlockExtras &
     | { type: "document"; mimeType: string; data?: string; text?: string; title?: string }
     // Bytes held elsewhere: a URL (http(s), gs://, a Gemini file URI) or a provider file id.
     | { type: "media_ref"; media: MediaKind; url?: string; fileId?: string; mimeType?: string; title?: string }
-    | { type: "resource_link"; uri: string; name?: string; title?: string; mimeType?: string; description?: string; size?: number }
+    | {
+        type: "resource_link";
+        uri: string;
+        name?: string;
+        title?: string;
+        mimeType?: string;
+        description?: string;
+        size?: number;
+      }
     | { type: "resource"; resource: { uri: string; mimeType?: string; text?: string; blob?: string; title?: string } }
     // A vendor block with no canonical meaning (Anthropic search_result, Gemini executableCode, …); `format` says whose.
     | { type: "unknown"; raw: unknown; format?: FormatName }

@@ -6,10 +6,16 @@ import { expectRecord, isRecord, readOptionalString, readString } from "./json-f
  * Keeps the vendor fields of `raw` that the canonical block does not model (cache_control, citations, detail,
  * annotations…) on the block, tagged with their format, so a replay into the same format can put them back.
  */
-export function withExtras<T extends ContentBlock>(block: T, raw: unknown, modelled: readonly string[], format: FormatName): T {
+export function withExtras<T extends ContentBlock>(
+  block: T,
+  raw: unknown,
+  modelled: readonly string[],
+  format: FormatName,
+): T {
   if (!isRecord(raw)) return block;
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (!modelled.includes(key) && value !== undefined) fields[key] = value;
+  for (const [key, value] of Object.entries(raw))
+    if (!modelled.includes(key) && value !== undefined) fields[key] = value;
   if (Object.keys(fields).length > 0) block.extra = { format, fields };
   return block;
 }

@@ -24,10 +24,14 @@ describe("detectFormat", () => {
   });
 
   it("tells the message formats apart by their block and role vocabulary", () => {
-    expect(detectFormat([{ role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "f", input: {} }] }])).toBe("anthropic");
-    expect(detectFormat([{ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "" } }] }])).toBe(
-      "anthropic",
-    );
+    expect(
+      detectFormat([{ role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "f", input: {} }] }]),
+    ).toBe("anthropic");
+    expect(
+      detectFormat([
+        { role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "" } }] },
+      ]),
+    ).toBe("anthropic");
     expect(detectFormat([{ role: "tool", tool_call_id: "call_1", content: "ok" }])).toBe("openai-chat");
     expect(detectFormat([{ role: "user", content: [{ type: "input_text", text: "hi" }] }])).toBe("openai-responses");
     expect(detectFormat([{ type: "function_call_output", call_id: "call_1", output: "ok" }])).toBe("openai-responses");
@@ -36,8 +40,17 @@ describe("detectFormat", () => {
     expect(detectFormat({ model: "claude-opus-4-1", messages: [{ role: "user", content: "hi" }] })).toBe("anthropic");
     expect(detectFormat({ messages: [{ role: "user", content: "hi" }] })).toBe("openai-chat");
     expect(detectFormat({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toBe("mcp");
-    expect(detectFormat({ type: "message", role: "assistant", content: [{ type: "text", text: "hi" }], stop_reason: "end_turn" })).toBe("anthropic");
-    expect(detectFormat({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "hi" } }] })).toBe("openai-chat");
+    expect(
+      detectFormat({
+        type: "message",
+        role: "assistant",
+        content: [{ type: "text", text: "hi" }],
+        stop_reason: "end_turn",
+      }),
+    ).toBe("anthropic");
+    expect(
+      detectFormat({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "hi" } }] }),
+    ).toBe("openai-chat");
     expect(detectFormat({ candidates: [{ content: { role: "model", parts: [{ text: "hi" }] } }] })).toBe("gemini");
     // A Responses reasoning item shares its type name with stream chunks but has no role.
     expect(detectFormat([{ type: "reasoning", id: "rs_1", summary: [] }])).toBe("openai-responses");
@@ -45,11 +58,17 @@ describe("detectFormat", () => {
   });
 
   it("reads text-only role/content messages, valid in several formats, as openai-chat", () => {
-    expect(detectFormat([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }])).toBe("openai-chat");
+    expect(
+      detectFormat([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hello" },
+      ]),
+    ).toBe("openai-chat");
   });
 
   it("does not claim Toolscope's own export, or things that are no transcript", () => {
-    const exportText = '{"kind":"toolscope-export","version":1,"toolscope":"0.1.0"}\n{"kind":"thread","group_id":"thread_1"}\n';
+    const exportText =
+      '{"kind":"toolscope-export","version":1,"toolscope":"0.1.0"}\n{"kind":"thread","group_id":"thread_1"}\n';
     expect(detectFormat([{ kind: "toolscope-export", version: 1 }, { kind: "thread" }])).toBeNull();
     expect(detectFormat({ kind: "toolscope-export", version: 1 })).toBeNull();
     expect(() => parseTranscriptText(exportText)).toThrow("cannot tell the transcript format");

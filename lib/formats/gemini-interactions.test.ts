@@ -10,8 +10,23 @@ const first = {
   status: "requires_action",
   model: "gemini-3-pro-preview",
   system_instruction: "You are a travel assistant.",
-  tools: [{ type: "function", name: "get_weather", description: "Weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }],
-  input: [{ type: "user_input", content: [{ type: "text", text: "Weather in Paris and Tokyo?" }, { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" }] }],
+  tools: [
+    {
+      type: "function",
+      name: "get_weather",
+      description: "Weather for a city.",
+      parameters: { type: "object", properties: { city: { type: "string" } } },
+    },
+  ],
+  input: [
+    {
+      type: "user_input",
+      content: [
+        { type: "text", text: "Weather in Paris and Tokyo?" },
+        { type: "image", mime_type: "image/png", data: "iVBORw0KGgo=" },
+      ],
+    },
+  ],
   steps: [
     { type: "thought", signature: "c2ln", summary: [{ type: "text", text: "Two lookups." }] },
     { type: "function_call", id: "fc-paris", name: "get_weather", arguments: { city: "Paris" } },
@@ -25,7 +40,13 @@ const second = {
   previous_interaction_id: "int_01",
   input: [
     { type: "function_result", call_id: "fc-paris", name: "get_weather", result: { temp_c: 18 } },
-    { type: "function_result", call_id: "fc-tokyo", name: "get_weather", result: "weather service down", is_error: true },
+    {
+      type: "function_result",
+      call_id: "fc-tokyo",
+      name: "get_weather",
+      result: "weather service down",
+      is_error: true,
+    },
   ],
   steps: [{ type: "model_output", content: [{ type: "text", text: "Paris is 18 °C; Tokyo is unknown." }] }],
 } satisfies Interactions.Interaction;
@@ -51,9 +72,17 @@ describe("parseGeminiInteractions", () => {
   });
 
   it("is not misdetected as OpenAI Responses", () => {
-    expect(explainFormat(first)).toEqual({ format: "gemini-interactions", reason: "Gemini Interactions: a steps array" });
-    expect(explainFormat({ model: "gemini-3-flash", input: "Hello" })).toEqual({ format: "gemini-interactions", reason: "Gemini Interactions: model gemini-3-flash with input" });
-    expect(explainFormat({ model: "gpt-5", input: [{ role: "user", content: "Hello" }], instructions: "Be brief." })).toMatchObject({ format: "openai-responses" });
+    expect(explainFormat(first)).toEqual({
+      format: "gemini-interactions",
+      reason: "Gemini Interactions: a steps array",
+    });
+    expect(explainFormat({ model: "gemini-3-flash", input: "Hello" })).toEqual({
+      format: "gemini-interactions",
+      reason: "Gemini Interactions: model gemini-3-flash with input",
+    });
+    expect(
+      explainFormat({ model: "gpt-5", input: [{ role: "user", content: "Hello" }], instructions: "Be brief." }),
+    ).toMatchObject({ format: "openai-responses" });
   });
 
   it("refuses a body that is both, and says why", () => {
@@ -61,7 +90,12 @@ describe("parseGeminiInteractions", () => {
       format: null,
       reason: "the body has Gemini Interactions fields (a steps array) and OpenAI Responses fields (instructions)",
     });
-    expect(() => parseTranscript([{ type: "function_call_output", call_id: "a", output: "x" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }])).toThrow(
+    expect(() =>
+      parseTranscript([
+        { type: "function_call_output", call_id: "a", output: "x" },
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } },
+      ]),
+    ).toThrow(
       "cannot tell the transcript format: the items match several formats — OpenAI Responses: a function_call_output item at [0]; MCP: a JSON-RPC message at [1]",
     );
   });

@@ -47,13 +47,23 @@ export function parseGeminiInteractions(input: unknown): CanonicalTrace {
   const builder = new TraceBuilder("gemini-interactions");
   if (Array.isArray(input) && input.some(isInteractionsStreamEvent)) {
     const assembled = assembleInteractionsEvents(input);
-    readSteps(assembled.items.map(({ item }) => item), "", builder, assembled.items.map(({ path }) => path));
+    readSteps(
+      assembled.items.map(({ item }) => item),
+      "",
+      builder,
+      assembled.items.map(({ path }) => path),
+    );
     for (const issue of assembled.issues) builder.issue(issue.path, issue.message, issue.raw);
     return builder.finish();
   }
   if (Array.isArray(input)) {
     // A chain of interactions, or one interaction's steps.
-    if (input.every((item) => isRecord(item) && (Array.isArray(item.steps) || typeof item.status === "string" || item.input !== undefined))) {
+    if (
+      input.every(
+        (item) =>
+          isRecord(item) && (Array.isArray(item.steps) || typeof item.status === "string" || item.input !== undefined),
+      )
+    ) {
       input.forEach((interaction, index) => readInteraction(interaction, childPath("", index), builder));
     } else {
       readSteps(input, "", builder);
@@ -71,12 +81,15 @@ function readInteraction(value: unknown, path: string, builder: TraceBuilder): v
   }
   const toolsPath = childPath(path, "tools");
   if (interaction.tools !== undefined && interaction.tools !== null) {
-    expectArray(interaction.tools, toolsPath).forEach((tool, index) => readTool(tool, childPath(toolsPath, index), builder));
+    expectArray(interaction.tools, toolsPath).forEach((tool, index) =>
+      readTool(tool, childPath(toolsPath, index), builder),
+    );
   }
   const system = readOptionalString(interaction, "system_instruction", path);
   if (system !== undefined) builder.message("system", system, system, childPath(path, "system_instruction"));
   readInput(interaction.input, childPath(path, "input"), builder);
-  if (interaction.steps !== undefined && interaction.steps !== null) readSteps(expectArray(interaction.steps, childPath(path, "steps")), childPath(path, "steps"), builder);
+  if (interaction.steps !== undefined && interaction.steps !== null)
+    readSteps(expectArray(interaction.steps, childPath(path, "steps")), childPath(path, "steps"), builder);
   // Early versions of the API returned `outputs` (content items, function_call items among them).
   if (Array.isArray(interaction.outputs)) readSteps(interaction.outputs, childPath(path, "outputs"), builder);
   builder.endModelTurn();
@@ -135,13 +148,31 @@ function readSteps(steps: unknown[], path: string, builder: TraceBuilder, paths?
         return;
       }
       case "thought": {
-        const summary = Array.isArray(step.summary) ? step.summary.filter(isRecord).flatMap((part) => (typeof part.text === "string" ? [part.text] : [])) : [];
-        builder.reasoning(summary.join("\n\n"), value, stepPath, summary.length === 0 && typeof step.signature === "string");
+        const summary = Array.isArray(step.summary)
+          ? step.summary.filter(isRecord).flatMap((part) => (typeof part.text === "string" ? [part.text] : []))
+          : [];
+        builder.reasoning(
+          summary.join("\n\n"),
+          value,
+          stepPath,
+          summary.length === 0 && typeof step.signature === "string",
+        );
         return;
       }
       case "function_call": {
-        const args = step.arguments === undefined || step.arguments === null ? {} : expectRecord(step.arguments, childPath(stepPath, "arguments"));
-        builder.toolCall({ callId: readString(step, "id", stepPath), name: readString(step, "name", stepPath), input: "json", argumentsText: stringifyJson(args), arguments: args, raw: value, path: stepPath });
+        const args =
+          step.arguments === undefined || step.arguments === null
+            ? {}
+            : expectRecord(step.arguments, childPath(stepPath, "arguments"));
+        builder.toolCall({
+          callId: readString(step, "id", stepPath),
+          name: readString(step, "name", stepPath),
+          input: "json",
+          argumentsText: stringifyJson(args),
+          arguments: args,
+          raw: value,
+          path: stepPath,
+        });
         return;
       }
       case "function_result":
@@ -166,7 +197,10 @@ function readFunctionResult(step: JsonRecord, raw: unknown, path: string, builde
   const input = { callId: readString(step, "call_id", path), text, raw, path };
   const name = readOptionalString(step, "name", path);
   const named = name === undefined ? input : { ...input, name };
-  const flagged = flag === undefined ? { isError: hasErrorPrefix(text), errorSignal: "error-prefix" as const } : { isError: flag, errorSignal: "vendor-flag" as const };
+  const flagged =
+    flag === undefined
+      ? { isError: hasErrorPrefix(text), errorSignal: "error-prefix" as const }
+      : { isError: flag, errorSignal: "vendor-flag" as const };
   builder.toolResult(content === undefined ? { ...named, ...flagged } : { ...named, ...flagged, content });
 }
 
@@ -178,16 +212,28 @@ function contents(value: unknown, path: string): ContentBlock[] {
 function contentBlock(value: unknown, path: string): ContentBlock {
   const item = expectRecord(value, path, "a content object");
   const type = readString(item, "type", path);
-  if (type === "text") return withExtras({ type: "text", text: readString(item, "text", path) }, item, ["type", "text"], "gemini-interactions");
+  if (type === "text")
+    return withExtras(
+      { type: "text", text: readString(item, "text", path) },
+      item,
+      ["type", "text"],
+      "gemini-interactions",
+    );
   if (!CONTENT_TYPES.has(type)) return { type: "unknown", raw: value, format: "gemini-interactions" };
   const mimeType = readOptionalString(item, "mime_type", path);
   const data = readOptionalString(item, "data", path);
   const uri = readOptionalString(item, "uri", path);
   const modelled = ["type", "data", "uri", "mime_type"];
   const fallbackMime = `${type === "document" ? "application" : type}/octet-stream`;
-  if (data !== undefined) return withExtras(mediaBlock(mimeType ?? fallbackMime, data), item, modelled, "gemini-interactions");
+  if (data !== undefined)
+    return withExtras(mediaBlock(mimeType ?? fallbackMime, data), item, modelled, "gemini-interactions");
   if (uri !== undefined) {
-    const block: ContentBlock = { type: "media_ref", media: type === "image" || type === "audio" || type === "video" || type === "document" ? type : mediaKindOf(mimeType), url: uri };
+    const block: ContentBlock = {
+      type: "media_ref",
+      media:
+        type === "image" || type === "audio" || type === "video" || type === "document" ? type : mediaKindOf(mimeType),
+      url: uri,
+    };
     if (mimeType !== undefined) block.mimeType = mimeType;
     return withExtras(block, item, modelled, "gemini-interactions");
   }

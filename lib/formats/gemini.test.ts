@@ -24,8 +24,15 @@ describe("parseGemini", () => {
   });
 
   it("stringifies args and response objects", () => {
-    expect(trace.events[3]).toMatchObject({ argumentsText: '{"location":"Paris, France"}', arguments: { location: "Paris, France" } });
-    expect(trace.events[7]).toMatchObject({ name: "get_weather", text: '{"temp_c":18,"conditions":"cloudy"}', isError: false });
+    expect(trace.events[3]).toMatchObject({
+      argumentsText: '{"location":"Paris, France"}',
+      arguments: { location: "Paris, France" },
+    });
+    expect(trace.events[7]).toMatchObject({
+      name: "get_weather",
+      text: '{"temp_c":18,"conditions":"cloudy"}',
+      isError: false,
+    });
     expect(trace.events[6]).toMatchObject({
       text: '{"error":"time service unavailable (HTTP 503)"}',
       isError: true,
@@ -76,7 +83,12 @@ describe("parseGemini", () => {
         {
           content: {
             role: "model",
-            parts: [{ functionCall: { id: "r4t8y2u6", name: "get_weather", args: { location: "Oslo" } }, thoughtSignature: "Cp0BAdHtim8=" }],
+            parts: [
+              {
+                functionCall: { id: "r4t8y2u6", name: "get_weather", args: { location: "Oslo" } },
+                thoughtSignature: "Cp0BAdHtim8=",
+              },
+            ],
           },
           finishReason: "STOP",
           index: 0,
@@ -85,7 +97,9 @@ describe("parseGemini", () => {
       usageMetadata: { promptTokenCount: 58, candidatesTokenCount: 17, totalTokenCount: 75 },
       modelVersion: "gemini-3-pro-preview",
     };
-    expect(summarize(parseGemini(response).events)).toEqual(["0 call r4t8y2u6 get_weather @candidates[0].content.parts[0]"]);
+    expect(summarize(parseGemini(response).events)).toEqual([
+      "0 call r4t8y2u6 get_weather @candidates[0].content.parts[0]",
+    ]);
   });
 
   it("reads snake_case fields and inline data", () => {
@@ -103,14 +117,23 @@ describe("parseGemini", () => {
       "0 call describe#0 describe synthetic @contents[1].parts[0]",
       "1 result describe#0 @contents[2].parts[0]",
     ]);
-    expect(out.events[1]).toMatchObject({ text: "", content: [{ type: "image", mimeType: "image/jpeg", data: "/9j/4AAQ" }] });
+    expect(out.events[1]).toMatchObject({
+      text: "",
+      content: [{ type: "image", mimeType: "image/jpeg", data: "/9j/4AAQ" }],
+    });
   });
 
   it("throws a FormatError naming the item and field for malformed input", () => {
     const missingName = { contents: [{ role: "model", parts: [{ functionCall: { args: {} } }] }] };
     expect(() => parseGemini(missingName)).toThrow(FormatError);
-    expect(() => parseGemini(missingName)).toThrow("contents[0].parts[0].functionCall.name: expected a string, got undefined");
-    expect(() => parseGemini({ contents: [{ role: "assistant", parts: [] }] })).toThrow('contents[0].role: expected "user" or "model", got "assistant"');
-    expect(() => parseGemini({ contents: [{ role: "user" }] })).toThrow("contents[0].parts: expected an array, got undefined");
+    expect(() => parseGemini(missingName)).toThrow(
+      "contents[0].parts[0].functionCall.name: expected a string, got undefined",
+    );
+    expect(() => parseGemini({ contents: [{ role: "assistant", parts: [] }] })).toThrow(
+      'contents[0].role: expected "user" or "model", got "assistant"',
+    );
+    expect(() => parseGemini({ contents: [{ role: "user" }] })).toThrow(
+      "contents[0].parts: expected an array, got undefined",
+    );
   });
 });

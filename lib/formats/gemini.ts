@@ -36,7 +36,8 @@ export function parseGemini(input: unknown): CanonicalTrace {
   }
   const systemKey = pickKey(body, SYSTEM_INSTRUCTION);
   if (systemKey !== undefined) readSystemInstruction(body[systemKey], systemKey, builder);
-  if (body.contents === undefined && body.candidates === undefined) throw new FormatError("contents", "expected an array, got undefined");
+  if (body.contents === undefined && body.candidates === undefined)
+    throw new FormatError("contents", "expected an array, got undefined");
   const contents = body.contents === undefined ? [] : readArray(body, "contents", "");
   contents.forEach((content, index) => readContent(content, childPath("contents", index), builder));
   readCandidates(body, builder);
@@ -116,7 +117,8 @@ function readPart(value: unknown, path: string, role: "user" | "assistant", buil
   if (callKey !== undefined) {
     const callPath = childPath(path, callKey);
     const call = expectRecord(part[callKey], callPath);
-    const args = call.args === undefined || call.args === null ? {} : expectRecord(call.args, childPath(callPath, "args"));
+    const args =
+      call.args === undefined || call.args === null ? {} : expectRecord(call.args, childPath(callPath, "args"));
     builder.toolCall({
       // Gemini 3 assigns ids; older models do not, and the builder then assigns `${name}#${n}`.
       callId: readOptionalString(call, "id", callPath),
@@ -148,9 +150,16 @@ function readPart(value: unknown, path: string, role: "user" | "assistant", buil
   builder.issue(path, `unmapped part with keys ${Object.keys(part).join(", ")}`, value);
 }
 
-function readFunctionResponse(value: unknown, responsePath: string, raw: unknown, path: string, builder: TraceBuilder): void {
+function readFunctionResponse(
+  value: unknown,
+  responsePath: string,
+  raw: unknown,
+  path: string,
+  builder: TraceBuilder,
+): void {
   const fnResponse = expectRecord(value, responsePath);
-  const response = fnResponse.response === undefined ? {} : expectRecord(fnResponse.response, childPath(responsePath, "response"));
+  const response =
+    fnResponse.response === undefined ? {} : expectRecord(fnResponse.response, childPath(responsePath, "response"));
   // Gemini has no error flag; its documented convention is a response object with an `error` key.
   const isError = response.error !== undefined && response.error !== null;
   const content = readResponseParts(fnResponse, responsePath);
@@ -185,7 +194,12 @@ function readMedia(part: JsonRecord, path: string): ContentBlock | undefined {
     const dataPath = childPath(path, inlineKey);
     const data = expectRecord(part[inlineKey], dataPath);
     const mimeKey = data.mime_type !== undefined ? "mime_type" : "mimeType";
-    return withExtras(mediaBlock(readString(data, mimeKey, dataPath), readString(data, "data", dataPath)), data, ["mimeType", "mime_type", "data"], "gemini");
+    return withExtras(
+      mediaBlock(readString(data, mimeKey, dataPath), readString(data, "data", dataPath)),
+      data,
+      ["mimeType", "mime_type", "data"],
+      "gemini",
+    );
   }
   const fileKey = pickKey(part, FILE_DATA);
   if (fileKey !== undefined) {
@@ -194,7 +208,11 @@ function readMedia(part: JsonRecord, path: string): ContentBlock | undefined {
     const uriKey = file.file_uri !== undefined ? "file_uri" : "fileUri";
     const mimeKey = file.mime_type !== undefined ? "mime_type" : "mimeType";
     const mimeType = readOptionalString(file, mimeKey, filePath);
-    const block: ContentBlock = { type: "media_ref", media: mediaKindOf(mimeType), url: readString(file, uriKey, filePath) };
+    const block: ContentBlock = {
+      type: "media_ref",
+      media: mediaKindOf(mimeType),
+      url: readString(file, uriKey, filePath),
+    };
     if (mimeType !== undefined) block.mimeType = mimeType;
     return withExtras(block, file, ["fileUri", "file_uri", "mimeType", "mime_type"], "gemini");
   }

@@ -39,7 +39,8 @@ function mayHaveLostDigits(value: unknown, depth = 0): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (depth >= MAX_JSON_DEPTH) throw new SyntaxError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   let lost = false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) lost = mayHaveLostDigits(item, depth + 1) || lost;
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    lost = mayHaveLostDigits(item, depth + 1) || lost;
   return lost;
 }
 

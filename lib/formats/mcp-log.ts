@@ -20,13 +20,58 @@ const MESSAGE_KEYS = ["message", "msg", "data", "payload", "json", "body", "cont
 const DIRECTION_KEYS = ["direction", "dir", "flow", "from"];
 // Read as a client-side log: "send" is the client's request to the server. A server-side log is recognised
 // by its own requests (see perspective below) and flipped.
-const CLIENT_SENT = new Set(["send", "sent", "outgoing", "out", "client->server", "client→server", "client_to_server", "c2s", "client", "request", "to_server", ">", "->"]);
-const SERVER_SENT = new Set(["receive", "received", "recv", "incoming", "in", "server->client", "server→client", "server_to_client", "s2c", "server", "response", "from_server", "<", "<-"]);
-const RELATIVE = new Set(["send", "sent", "outgoing", "out", "receive", "received", "recv", "incoming", "in", ">", "<", "->", "<-"]);
+const CLIENT_SENT = new Set([
+  "send",
+  "sent",
+  "outgoing",
+  "out",
+  "client->server",
+  "client→server",
+  "client_to_server",
+  "c2s",
+  "client",
+  "request",
+  "to_server",
+  ">",
+  "->",
+]);
+const SERVER_SENT = new Set([
+  "receive",
+  "received",
+  "recv",
+  "incoming",
+  "in",
+  "server->client",
+  "server→client",
+  "server_to_client",
+  "s2c",
+  "server",
+  "response",
+  "from_server",
+  "<",
+  "<-",
+]);
+const RELATIVE = new Set([
+  "send",
+  "sent",
+  "outgoing",
+  "out",
+  "receive",
+  "received",
+  "recv",
+  "incoming",
+  "in",
+  ">",
+  "<",
+  "->",
+  "<-",
+]);
 
 // Requests only one side may send (MCP 2025-06-18 / 2025-11-25); ping and notifications/cancelled go both ways.
-const CLIENT_METHODS = /^(initialize|tools\/|resources\/|prompts\/|completion\/|logging\/setLevel|notifications\/initialized|notifications\/roots\/)/;
-const SERVER_METHODS = /^(sampling\/|elicitation\/|roots\/list|notifications\/message|notifications\/(tools|resources|prompts)\/)/;
+const CLIENT_METHODS =
+  /^(initialize|tools\/|resources\/|prompts\/|completion\/|logging\/setLevel|notifications\/initialized|notifications\/roots\/)/;
+const SERVER_METHODS =
+  /^(sampling\/|elicitation\/|roots\/list|notifications\/message|notifications\/(tools|resources|prompts)\/)/;
 
 export function senderOfMethod(method: string): Sender | undefined {
   if (CLIENT_METHODS.test(method)) return "client";
@@ -90,10 +135,14 @@ function serverPerspective(entries: readonly Unwrapped[]): boolean {
 function unwrap(entry: unknown, path: string): Unwrapped[] {
   const record = expectRecord(entry, path, "a JSON-RPC message object");
   if (record.jsonrpc !== undefined) return [{ message: record, path, raw: entry }];
-  if (record.request !== undefined && record.method === undefined && pickKey(record, DIRECTION_KEYS) === undefined) return inspectorItem(record, path, entry);
+  if (record.request !== undefined && record.method === undefined && pickKey(record, DIRECTION_KEYS) === undefined)
+    return inspectorItem(record, path, entry);
   const messageKey = pickKey(record, MESSAGE_KEYS);
   if (messageKey === undefined) {
-    throw new FormatError(path, "expected a JSON-RPC message (jsonrpc: \"2.0\"), a {direction, message} wrapper or an MCP Inspector {request, response} item");
+    throw new FormatError(
+      path,
+      'expected a JSON-RPC message (jsonrpc: "2.0"), a {direction, message} wrapper or an MCP Inspector {request, response} item',
+    );
   }
   const messagePath = childPath(path, messageKey);
   const message = jsonObject(record[messageKey], messagePath);
@@ -114,7 +163,8 @@ function unwrap(entry: unknown, path: string): Unwrapped[] {
 function jsonObject(value: unknown, path: string): JsonRecord {
   if (typeof value === "string") {
     const parsed = parseJson(value);
-    if (!parsed.ok) throw new FormatError(path, `expected a JSON-RPC message, got a string that is not JSON (${parsed.error})`);
+    if (!parsed.ok)
+      throw new FormatError(path, `expected a JSON-RPC message, got a string that is not JSON (${parsed.error})`);
     return expectRecord(parsed.value, path, "a JSON-RPC message object");
   }
   return expectRecord(value, path, "a JSON-RPC message object");
@@ -132,7 +182,14 @@ function inspectorItem(record: JsonRecord, path: string, raw: unknown): Unwrappe
   const request = jsonObject(record.request, requestPath);
   if (typeof request.method !== "string") throw new FormatError(childPath(requestPath, "method"), "expected a string");
   const isNotification = request.method.startsWith("notifications/");
-  const out: Unwrapped[] = [{ message: { jsonrpc: "2.0", ...(isNotification ? {} : { id }), ...request }, path: requestPath, said: "client->server", raw }];
+  const out: Unwrapped[] = [
+    {
+      message: { jsonrpc: "2.0", ...(isNotification ? {} : { id }), ...request },
+      path: requestPath,
+      said: "client->server",
+      raw,
+    },
+  ];
   if (record.response === undefined || record.response === null) return out;
   const responsePath = childPath(path, "response");
   const response = jsonObject(record.response, responsePath);

@@ -25,7 +25,9 @@ function keysOf(value: unknown): string {
 // Sampling messages carry one content block (or, since 2025-11-25, a list); text is what a person wants to read.
 function contentText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((block) => (isRecord(block) ? (str(block.text) ?? `[${str(block.type) ?? "content"}]`) : "")).join(" ");
+  return blocks
+    .map((block) => (isRecord(block) ? (str(block.text) ?? `[${str(block.type) ?? "content"}]`) : ""))
+    .join(" ");
 }
 
 function describeRequest(method: string, params: JsonRecord): string {

@@ -5,14 +5,53 @@ import { detectFormat, parseTranscript, parseTranscriptText } from "./detect";
 import { summarize } from "./fixtures/load-fixture";
 import { parseMcp } from "./mcp";
 
-const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { sampling: {} }, clientInfo: { name: "probe", version: "1.0.0" } } };
-const initialized = { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "everything", version: "2.0.0" } } };
-const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "trigger-sampling-request", arguments: { prompt: "Hi" }, _meta: { progressToken: 7 } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: { sampling: {} },
+    clientInfo: { name: "probe", version: "1.0.0" },
+  },
+};
+const initialized = {
+  jsonrpc: "2.0",
+  id: 0,
+  result: {
+    protocolVersion: "2025-06-18",
+    capabilities: { tools: {} },
+    serverInfo: { name: "everything", version: "2.0.0" },
+  },
+};
+const call = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "trigger-sampling-request", arguments: { prompt: "Hi" }, _meta: { progressToken: 7 } },
+};
 // While the call runs the server asks the client's model (its own request, id 0) and reports progress.
-const sampling = { jsonrpc: "2.0", id: 0, method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Resource sampling: Hi" } }], maxTokens: 100 } };
-const samplingResult = { jsonrpc: "2.0", id: 0, result: { role: "assistant", content: { type: "text", text: "Hello!" }, model: "stub-model" } };
-const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: 1, total: 2, message: "halfway" } };
-const callResult = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "LLM sampling result: Hello!" }] } };
+const sampling = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: { type: "text", text: "Resource sampling: Hi" } }], maxTokens: 100 },
+};
+const samplingResult = {
+  jsonrpc: "2.0",
+  id: 0,
+  result: { role: "assistant", content: { type: "text", text: "Hello!" }, model: "stub-model" },
+};
+const progress = {
+  jsonrpc: "2.0",
+  method: "notifications/progress",
+  params: { progressToken: 7, progress: 1, total: 2, message: "halfway" },
+};
+const callResult = {
+  jsonrpc: "2.0",
+  id: 1,
+  result: { content: [{ type: "text", text: "LLM sampling result: Hello!" }] },
+};
 
 describe("MCP log wrappers", () => {
   it("accepts client->server / server->client directions (a capture that answered 422)", () => {
@@ -37,7 +76,10 @@ describe("MCP log wrappers", () => {
       "1 result mcp-1 @[6].message",
     ]);
     expect(trace.issues).toEqual([]);
-    expect(trace.events[3]).toMatchObject({ kind: "protocol", text: "sampling request · 1 message · Resource sampling: Hi" });
+    expect(trace.events[3]).toMatchObject({
+      kind: "protocol",
+      text: "sampling request · 1 message · Resource sampling: Hi",
+    });
     expect(trace.events[4]).toMatchObject({ kind: "protocol", text: "sampling result · model stub-model · Hello!" });
     expect(trace.events[5]).toMatchObject({ kind: "protocol", text: "progress 1/2 · halfway" });
   });
@@ -67,7 +109,9 @@ describe("MCP log wrappers", () => {
       { direction: "send", message: callResult },
     ];
     const events = parseMcp(serverSide).events;
-    expect(events.map((event) => (event.kind === "protocol" ? `${event.method} ${event.direction}` : event.kind))).toEqual([
+    expect(
+      events.map((event) => (event.kind === "protocol" ? `${event.method} ${event.direction}` : event.kind)),
+    ).toEqual([
       "initialize client->server",
       "initialize server->client",
       "tool_call",
@@ -79,19 +123,32 @@ describe("MCP log wrappers", () => {
 
   it("reads proxy logs with timestamps and the forwarded line as a JSON string", () => {
     const lines = [call, callResult].map((message, index) =>
-      JSON.stringify({ timestamp: `2026-11-22T10:00:0${index}.000Z`, direction: index === 0 ? "client_to_server" : "server_to_client", message: JSON.stringify(message) }),
+      JSON.stringify({
+        timestamp: `2026-11-22T10:00:0${index}.000Z`,
+        direction: index === 0 ? "client_to_server" : "server_to_client",
+        message: JSON.stringify(message),
+      }),
     );
     const trace = parseTranscriptText(lines.join("\n"));
     expect(trace.format).toBe("mcp");
-    expect(summarize(trace.events)).toEqual(["0 call mcp-1 trigger-sampling-request @[0].message", "1 result mcp-1 @[1].message"]);
+    expect(summarize(trace.events)).toEqual([
+      "0 call mcp-1 trigger-sampling-request @[0].message",
+      "1 result mcp-1 @[1].message",
+    ]);
     expect(trace.events[0]?.raw).toMatchObject({ timestamp: "2026-11-22T10:00:00.000Z" });
   });
 
   it("reads MCP Inspector's request history ({request, response} JSON strings, no ids)", () => {
     const history = [
       { request: JSON.stringify({ method: "initialize" }), response: JSON.stringify(initialized.result) },
-      { request: JSON.stringify({ method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } }), response: JSON.stringify({ content: [{ type: "text", text: "Echo: hi" }] }) },
-      { request: JSON.stringify({ method: "tools/call", params: { name: "nope", arguments: {} } }), response: JSON.stringify({ error: "MCP error -32602: Tool nope not found" }) },
+      {
+        request: JSON.stringify({ method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } }),
+        response: JSON.stringify({ content: [{ type: "text", text: "Echo: hi" }] }),
+      },
+      {
+        request: JSON.stringify({ method: "tools/call", params: { name: "nope", arguments: {} } }),
+        response: JSON.stringify({ error: "MCP error -32602: Tool nope not found" }),
+      },
       { request: JSON.stringify({ method: "notifications/roots/list_changed" }) },
     ];
     expect(detectFormat(history)).toBe("mcp");
@@ -110,6 +167,8 @@ describe("MCP log wrappers", () => {
 
   it("says which entry is not MCP at all", () => {
     expect(() => parseMcp([{ hello: "world" }])).toThrow("[0]: expected a JSON-RPC message");
-    expect(() => parseMcp([{ direction: "send", message: "not json" }])).toThrow("[0].message: expected a JSON-RPC message, got a string that is not JSON");
+    expect(() => parseMcp([{ direction: "send", message: "not json" }])).toThrow(
+      "[0].message: expected a JSON-RPC message, got a string that is not JSON",
+    );
   });
 });

@@ -31,7 +31,11 @@ describe("parseMcp", () => {
   });
 
   it("declares tools from tools/list, outputSchema included", () => {
-    expect(trace.declarations.map((declaration) => declaration.name)).toEqual(["get_weather_data", "render_radar", "read_station_log"]);
+    expect(trace.declarations.map((declaration) => declaration.name)).toEqual([
+      "get_weather_data",
+      "render_radar",
+      "read_station_log",
+    ]);
     expect(trace.declarations[0]).toMatchObject({
       description: "Get current weather data for a location",
       inputSchema: { required: ["location"] },
@@ -48,10 +52,20 @@ describe("parseMcp", () => {
     expect(trace.events[10]).toMatchObject({
       text: "",
       content: [
-        { type: "resource_link", uri: "file:///var/log/stations/LFPG.log", name: "LFPG.log", mimeType: "text/plain", description: "Raw station log" },
+        {
+          type: "resource_link",
+          uri: "file:///var/log/stations/LFPG.log",
+          name: "LFPG.log",
+          mimeType: "text/plain",
+          description: "Raw station log",
+        },
         {
           type: "resource",
-          resource: { uri: "file:///var/log/stations/LFPG-summary.txt", mimeType: "text/plain", text: "LFPG 12Z: wind 240/12kt, visibility 10km" },
+          resource: {
+            uri: "file:///var/log/stations/LFPG-summary.txt",
+            mimeType: "text/plain",
+            text: "LFPG 12Z: wind 240/12kt, visibility 10km",
+          },
         },
       ],
     });
@@ -59,7 +73,11 @@ describe("parseMcp", () => {
       text: "Radar for Île-de-France",
       content: [{ type: "text" }, { type: "image", mimeType: "image/png" }, { type: "audio", mimeType: "audio/wav" }],
     });
-    expect(trace.events[12]).toMatchObject({ text: "Location not found: Atlantis", isError: true, errorSignal: "vendor-flag" });
+    expect(trace.events[12]).toMatchObject({
+      text: "Location not found: Atlantis",
+      isError: true,
+      errorSignal: "vendor-flag",
+    });
   });
 
   it("keeps protocol errors distinct from tool execution errors", () => {
@@ -69,14 +87,23 @@ describe("parseMcp", () => {
       layer: "protocol",
       message: "JSON-RPC error -32602: Unknown tool: get_forecast",
       callId: "mcp-6",
-      raw: { direction: "receive", message: { jsonrpc: "2.0", id: 6, error: { code: -32602, message: "Unknown tool: get_forecast" } } },
+      raw: {
+        direction: "receive",
+        message: { jsonrpc: "2.0", id: 6, error: { code: -32602, message: "Unknown tool: get_forecast" } },
+      },
       path: "[14].message",
     });
   });
 
   it("keeps a response to an unknown request and reports everything it did not map", () => {
-    expect(trace.events[15]).toMatchObject({ kind: "tool_result", callId: "mcp-42", text: "late result from a previous session" });
-    expect(trace.issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual(["[15].message: result for unknown call mcp-42"]);
+    expect(trace.events[15]).toMatchObject({
+      kind: "tool_result",
+      callId: "mcp-42",
+      text: "late result from a previous session",
+    });
+    expect(trace.issues.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([
+      "[15].message: result for unknown call mcp-42",
+    ]);
     // The initialize exchange and tools/list are on the timeline, not issues.
     expect(trace.events.slice(0, 5).map((event) => (event.kind === "protocol" ? event.text : event.kind))).toEqual([
       "initialize · client toolscope-probe 0.1.0 · protocol 2025-06-18",
@@ -93,8 +120,17 @@ describe("parseMcp", () => {
 
   it("reads bare messages, cancellations and string ids", () => {
     const out = parseMcp([
-      { jsonrpc: "2.0", id: "req-a", method: "tools/call", params: { name: "slow_query", arguments: { sql: "select 1" } } },
-      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "req-a", reason: "User requested cancellation" } },
+      {
+        jsonrpc: "2.0",
+        id: "req-a",
+        method: "tools/call",
+        params: { name: "slow_query", arguments: { sql: "select 1" } },
+      },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: "req-a", reason: "User requested cancellation" },
+      },
     ]);
     expect(summarize(out.events)).toEqual(["0 call mcp-req-a slow_query @[0]", "0 error:protocol mcp-req-a @[1]"]);
     expect(out.events[1]).toMatchObject({ message: "request cancelled: User requested cancellation" });
@@ -105,8 +141,14 @@ describe("parseMcp", () => {
       { direction: "send", message: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "summarize" } } },
       // While the call runs, the server sends its own request 1 (sampling) and the client answers it.
       { direction: "receive", message: { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params: {} } },
-      { direction: "send", message: { jsonrpc: "2.0", id: 1, result: { role: "assistant", content: { type: "text", text: "hi" } } } },
-      { direction: "receive", message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "summary" }] } } },
+      {
+        direction: "send",
+        message: { jsonrpc: "2.0", id: 1, result: { role: "assistant", content: { type: "text", text: "hi" } } },
+      },
+      {
+        direction: "receive",
+        message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "summary" }] } },
+      },
     ]);
     expect(summarize(out.events)).toEqual([
       "0 call mcp-1 summarize @[0].message",

@@ -45,24 +45,35 @@ class McpReader {
   read(entries: LogEntry[]): void {
     for (const entry of entries) {
       const { message, path } = entry;
-      if (message.jsonrpc !== "2.0") throw new FormatError(childPath(path, "jsonrpc"), `expected "2.0", got ${JSON.stringify(message.jsonrpc)}`);
+      if (message.jsonrpc !== "2.0")
+        throw new FormatError(childPath(path, "jsonrpc"), `expected "2.0", got ${JSON.stringify(message.jsonrpc)}`);
       const method = readOptionalString(message, "method", path);
       const id = readId(message, path);
       if (method !== undefined && id !== undefined) this.request(entry, method, id);
       else if (method !== undefined) this.notification(entry, method);
       else if ("result" in message || "error" in message) this.response(entry, id);
-      else throw new FormatError(path, "expected a JSON-RPC request, notification or response (no method, result or error)");
+      else
+        throw new FormatError(
+          path,
+          "expected a JSON-RPC request, notification or response (no method, result or error)",
+        );
     }
   }
 
   private request(entry: LogEntry, method: string, id: RequestId): void {
     const { message, path, raw, sender } = entry;
-    const params = message.params === undefined || message.params === null ? {} : expectRecord(message.params, childPath(path, "params"));
+    const params =
+      message.params === undefined || message.params === null
+        ? {}
+        : expectRecord(message.params, childPath(path, "params"));
     const pending: Pending = { id, method, params };
     if (sender !== undefined) pending.sender = sender;
     if (method === "tools/call" && sender !== "server") {
       const paramsPath = childPath(path, "params");
-      const args = params.arguments === undefined || params.arguments === null ? {} : expectRecord(params.arguments, childPath(paramsPath, "arguments"));
+      const args =
+        params.arguments === undefined || params.arguments === null
+          ? {}
+          : expectRecord(params.arguments, childPath(paramsPath, "arguments"));
       pending.callId = this.builder.toolCall({
         callId: mcpCallId(id),
         name: readString(params, "name", paramsPath),
@@ -73,7 +84,8 @@ class McpReader {
         path,
       });
       const token = isRecord(params._meta) ? params._meta.progressToken : undefined;
-      if (typeof token === "string" || typeof token === "number") this.progressTokens.set(String(token), pending.callId);
+      if (typeof token === "string" || typeof token === "number")
+        this.progressTokens.set(String(token), pending.callId);
     } else {
       this.protocol(entry, method, this.runningCall(method));
     }
@@ -87,18 +99,28 @@ class McpReader {
       const request = this.take(params.requestId, entry.sender, { cancelled: true });
       if (request?.callId !== undefined) {
         const reason = readOptionalString(params, "reason", childPath(path, "params"));
-        this.builder.error("protocol", reason === undefined ? "request cancelled" : `request cancelled: ${reason}`, raw, path, request.callId);
+        this.builder.error(
+          "protocol",
+          reason === undefined ? "request cancelled" : `request cancelled: ${reason}`,
+          raw,
+          path,
+          request.callId,
+        );
         return;
       }
     }
     const token = params.progressToken;
-    const callId = method === "notifications/progress" && (typeof token === "string" || typeof token === "number") ? this.progressTokens.get(String(token)) : undefined;
+    const callId =
+      method === "notifications/progress" && (typeof token === "string" || typeof token === "number")
+        ? this.progressTokens.get(String(token))
+        : undefined;
     this.protocol(entry, method, callId);
   }
 
   private response(entry: LogEntry, id: RequestId | undefined): void {
     const { message, path, raw } = entry;
-    if ("result" in message && "error" in message) throw new FormatError(path, "a JSON-RPC response has either result or error, not both");
+    if ("result" in message && "error" in message)
+      throw new FormatError(path, "a JSON-RPC response has either result or error, not both");
     const result = isRecord(message.result) ? message.result : undefined;
     const request = id === undefined ? undefined : this.take(id, entry.sender, { result });
 
@@ -106,13 +128,21 @@ class McpReader {
       const errorPath = childPath(path, "error");
       const error = expectRecord(message.error, errorPath);
       const code = error.code;
-      if (code !== undefined && typeof code !== "number") throw new FormatError(childPath(errorPath, "code"), "expected a number");
+      if (code !== undefined && typeof code !== "number")
+        throw new FormatError(childPath(errorPath, "code"), "expected a number");
       const text = `JSON-RPC error${code === undefined ? "" : ` ${code}`}: ${readString(error, "message", errorPath)}`;
       const callId = request?.callId ?? (request === undefined && id !== undefined ? mcpCallId(id) : undefined);
       // The request is over: a following request starts a new batch.
       this.builder.endModelTurn();
-      this.builder.error("protocol", request === undefined || request.callId !== undefined ? text : `${request.method}: ${text}`, raw, path, callId);
-      if (request === undefined) this.builder.issue(path, `error response for unknown request ${String(id ?? null)}`, raw);
+      this.builder.error(
+        "protocol",
+        request === undefined || request.callId !== undefined ? text : `${request.method}: ${text}`,
+        raw,
+        path,
+        callId,
+      );
+      if (request === undefined)
+        this.builder.issue(path, `error response for unknown request ${String(id ?? null)}`, raw);
       return;
     }
 
@@ -128,7 +158,9 @@ class McpReader {
     }
     if (request.method === "tools/list") {
       const toolsPath = childPath(resultPath, "tools");
-      readOptionalArray(body, "tools", resultPath)?.forEach((tool, index) => this.builder.declare(readDeclaration(tool, childPath(toolsPath, index))));
+      readOptionalArray(body, "tools", resultPath)?.forEach((tool, index) =>
+        this.builder.declare(readDeclaration(tool, childPath(toolsPath, index))),
+      );
     }
     this.protocol(entry, request.method, this.runningCall(request.method), request);
   }
@@ -138,15 +170,26 @@ class McpReader {
    * not say who sent the response, so when both sides have a request with this id waiting, the result's shape
    * decides (a CallToolResult answers tools/call, a CreateMessageResult answers sampling, …).
    */
-  private take(rawId: unknown, from: Sender | undefined, answer: { result?: JsonRecord; cancelled?: boolean }): Pending | undefined {
+  private take(
+    rawId: unknown,
+    from: Sender | undefined,
+    answer: { result?: JsonRecord; cancelled?: boolean },
+  ): Pending | undefined {
     if (isLosslessNumber(rawId)) rawId = String(rawId);
     if (typeof rawId !== "string" && typeof rawId !== "number") return undefined;
     const id = rawId;
     // A response travels the opposite way to its request; a cancellation the same way.
     const requester = from === undefined ? undefined : answer.cancelled === true ? from : other(from);
-    const candidates = this.pending.filter((request) => sameId(request.id, id) && (requester === undefined || request.sender === undefined || request.sender === requester));
+    const candidates = this.pending.filter(
+      (request) =>
+        sameId(request.id, id) &&
+        (requester === undefined || request.sender === undefined || request.sender === requester),
+    );
     const result = answer.result;
-    const chosen = candidates.length > 1 && result !== undefined ? (candidates.find((request) => answersMethod(request.method, result)) ?? candidates[0]) : candidates[0];
+    const chosen =
+      candidates.length > 1 && result !== undefined
+        ? (candidates.find((request) => answersMethod(request.method, result)) ?? candidates[0])
+        : candidates[0];
     if (chosen === undefined) return undefined;
     this.pending.splice(this.pending.indexOf(chosen), 1);
     return chosen;
@@ -171,7 +214,9 @@ class McpReader {
 
   private toolResult(result: JsonRecord, resultPath: string, callId: string, raw: unknown, path: string): void {
     const contentPath = childPath(resultPath, "content");
-    const content = (readOptionalArray(result, "content", resultPath) ?? []).map((block, index) => mcpContentBlock(block, childPath(contentPath, index)));
+    const content = (readOptionalArray(result, "content", resultPath) ?? []).map((block, index) =>
+      mcpContentBlock(block, childPath(contentPath, index)),
+    );
     this.builder.toolResult({
       callId,
       text: joinText(content),
@@ -200,7 +245,8 @@ function readId(message: JsonRecord, path: string): RequestId | undefined {
   if (id === undefined || id === null) return undefined;
   // An id too large for a double keeps its digits (lossless parse); it is compared as its text.
   if (isLosslessNumber(id)) return String(id);
-  if (typeof id !== "string" && typeof id !== "number") throw new FormatError(childPath(path, "id"), "expected a string or a number");
+  if (typeof id !== "string" && typeof id !== "number")
+    throw new FormatError(childPath(path, "id"), "expected a string or a number");
   return id;
 }
 

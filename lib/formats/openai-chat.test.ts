@@ -36,14 +36,20 @@ describe("parseOpenAIChat", () => {
       argumentsError: expect.stringMatching(/^invalid JSON: /),
     });
     expect(call).not.toHaveProperty("arguments");
-    expect(trace.events[2]).toMatchObject({ argumentsText: '{"location":"Paris, France"}', arguments: { location: "Paris, France" } });
+    expect(trace.events[2]).toMatchObject({
+      argumentsText: '{"location":"Paris, France"}',
+      arguments: { location: "Paris, France" },
+    });
   });
 
   it("reads parts-array content and infers isError from the Error: prefix", () => {
     expect(trace.events[1]).toMatchObject({
       text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket.",
       content: [
-        { type: "text", text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket." },
+        {
+          type: "text",
+          text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket.",
+        },
         { type: "image", data: PNG, mimeType: "image/png" },
       ],
     });
@@ -53,12 +59,18 @@ describe("parseOpenAIChat", () => {
   });
 
   it("keeps the orphan tool message and reports it", () => {
-    expect(trace.issues).toMatchObject([{ path: "messages[6]", message: "result for unknown call call_Zq7StaleW3e9Rt5Yu1Io8PaS" }]);
+    expect(trace.issues).toMatchObject([
+      { path: "messages[6]", message: "result for unknown call call_Zq7StaleW3e9Rt5Yu1Io8PaS" },
+    ]);
   });
 
   it("reads function tool declarations", () => {
     expect(trace.declarations).toMatchObject([
-      { name: "get_weather", description: "Get the current weather for a city.", inputSchema: { required: ["location"] } },
+      {
+        name: "get_weather",
+        description: "Get the current weather for a city.",
+        inputSchema: { required: ["location"] },
+      },
       { name: "search_flights", inputSchema: { required: ["from", "to", "date"] } },
     ]);
   });
@@ -80,7 +92,13 @@ describe("parseOpenAIChat", () => {
             role: "assistant",
             content: null,
             refusal: null,
-            tool_calls: [{ id: "call_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8", type: "function", function: { name: "get_weather", arguments: '{"location":"Oslo"}' } }],
+            tool_calls: [
+              {
+                id: "call_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8",
+                type: "function",
+                function: { name: "get_weather", arguments: '{"location":"Oslo"}' },
+              },
+            ],
             annotations: [],
           },
           logprobs: null,
@@ -90,7 +108,9 @@ describe("parseOpenAIChat", () => {
       ],
     };
     const out = parseOpenAIChat(completion);
-    expect(summarize(out.events)).toEqual(["0 call call_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8 get_weather @choices[0].message.tool_calls[0]"]);
+    expect(summarize(out.events)).toEqual([
+      "0 call call_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8 get_weather @choices[0].message.tool_calls[0]",
+    ]);
     expect(out.issues).toEqual([{ path: "choices", message: "only the first of 2 choices is mapped" }]);
   });
 
@@ -121,7 +141,12 @@ describe("parseOpenAIChat", () => {
     expect(() => parseOpenAIChat(missingId)).toThrow(FormatError);
     expect(() => parseOpenAIChat(missingId)).toThrow("messages[0].tool_call_id: expected a string, got undefined");
     expect(() =>
-      parseOpenAIChat([{ role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: { a: 1 } } }] }]),
+      parseOpenAIChat([
+        {
+          role: "assistant",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: { a: 1 } } }],
+        },
+      ]),
     ).toThrow("[0].tool_calls[0].function.arguments: expected a string, got an object");
     expect(() => parseOpenAIChat([{ role: "robot", content: "beep" }])).toThrow(
       '[0].role: expected one of system, developer, user, assistant, tool, function, got "robot"',

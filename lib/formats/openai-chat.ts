@@ -37,8 +37,11 @@ export function parseOpenAIChat(input: unknown): CanonicalTrace {
   readOptionalArray(body, "functions", "")?.forEach((fn, index) =>
     builder.declare(readFunctionDeclaration(fn, childPath("functions", index))),
   );
-  if (body.messages === undefined && body.choices === undefined) throw new FormatError("messages", "expected an array, got undefined");
-  readOptionalArray(body, "messages", "")?.forEach((message, index) => readMessage(message, childPath("messages", index), builder));
+  if (body.messages === undefined && body.choices === undefined)
+    throw new FormatError("messages", "expected an array, got undefined");
+  readOptionalArray(body, "messages", "")?.forEach((message, index) =>
+    readMessage(message, childPath("messages", index), builder),
+  );
   readChoices(body, builder);
   return builder.finish();
 }
@@ -129,7 +132,10 @@ function readMessage(value: unknown, path: string, builder: TraceBuilder): void 
       return;
     }
     default:
-      throw new FormatError(childPath(path, "role"), `expected one of ${ROLES.join(", ")}, got ${JSON.stringify(role)}`);
+      throw new FormatError(
+        childPath(path, "role"),
+        `expected one of ${ROLES.join(", ")}, got ${JSON.stringify(role)}`,
+      );
   }
 }
 
@@ -150,7 +156,13 @@ function readAssistant(message: JsonRecord, raw: unknown, path: string, builder:
   if (message.function_call !== undefined && message.function_call !== null) {
     const callPath = childPath(path, "function_call");
     const fn = expectRecord(message.function_call, callPath);
-    builder.toolCall({ callId: undefined, name: readString(fn, "name", callPath), ...jsonArguments(fn, callPath), raw, path: callPath });
+    builder.toolCall({
+      callId: undefined,
+      name: readString(fn, "name", callPath),
+      ...jsonArguments(fn, callPath),
+      raw,
+      path: callPath,
+    });
   }
 }
 
@@ -179,7 +191,10 @@ function readToolCall(value: unknown, path: string, builder: TraceBuilder): void
 }
 
 // Chat Completions arguments are a JSON string the model wrote; it can be invalid and is kept verbatim either way.
-function jsonArguments(fn: JsonRecord, path: string): { input: "json"; argumentsText: string; arguments?: unknown; argumentsError?: string } {
+function jsonArguments(
+  fn: JsonRecord,
+  path: string,
+): { input: "json"; argumentsText: string; arguments?: unknown; argumentsError?: string } {
   const argumentsText = readString(fn, "arguments", path);
   const parsed = parseJson(argumentsText);
   return parsed.ok

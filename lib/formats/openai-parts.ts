@@ -4,20 +4,38 @@ import type { ContentBlock, FormatName } from "./canonical";
 import { parseDataUrl, withExtras } from "./content-blocks";
 import { childPath, expectRecord, readOptionalString, readString, type JsonRecord } from "./json-fields";
 
-function image(url: string | undefined, fileId: string | undefined, part: JsonRecord, modelled: string[], format: FormatName): ContentBlock {
+function image(
+  url: string | undefined,
+  fileId: string | undefined,
+  part: JsonRecord,
+  modelled: string[],
+  format: FormatName,
+): ContentBlock {
   const inline = url === undefined ? undefined : parseDataUrl(url);
-  if (inline !== undefined) return withExtras({ type: "image", data: inline.data, mimeType: inline.mimeType }, part, modelled, format);
+  if (inline !== undefined)
+    return withExtras({ type: "image", data: inline.data, mimeType: inline.mimeType }, part, modelled, format);
   if (url !== undefined) return withExtras({ type: "media_ref", media: "image", url }, part, modelled, format);
   if (fileId !== undefined) return withExtras({ type: "media_ref", media: "image", fileId }, part, modelled, format);
   return { type: "unknown", raw: part, format };
 }
 
 // file_data is a data URL in practice; bare base64 is accepted by the API too and has no MIME type.
-function file(data: string | undefined, url: string | undefined, fileId: string | undefined, name: string | undefined, part: JsonRecord, modelled: string[], format: FormatName): ContentBlock {
+function file(
+  data: string | undefined,
+  url: string | undefined,
+  fileId: string | undefined,
+  name: string | undefined,
+  part: JsonRecord,
+  modelled: string[],
+  format: FormatName,
+): ContentBlock {
   let block: ContentBlock;
   if (data !== undefined) {
     const inline = parseDataUrl(data);
-    block = inline === undefined ? { type: "document", data, mimeType: "application/octet-stream" } : { type: "document", data: inline.data, mimeType: inline.mimeType };
+    block =
+      inline === undefined
+        ? { type: "document", data, mimeType: "application/octet-stream" }
+        : { type: "document", data: inline.data, mimeType: inline.mimeType };
   } else if (url !== undefined) {
     block = { type: "media_ref", media: "document", url };
   } else if (fileId !== undefined) {
@@ -46,12 +64,24 @@ export function chatPart(value: unknown, path: string): ContentBlock {
     case "input_audio": {
       const audioPath = childPath(path, "input_audio");
       const audio = expectRecord(part.input_audio, audioPath);
-      return { type: "audio", data: readString(audio, "data", audioPath), mimeType: `audio/${readString(audio, "format", audioPath)}` };
+      return {
+        type: "audio",
+        data: readString(audio, "data", audioPath),
+        mimeType: `audio/${readString(audio, "format", audioPath)}`,
+      };
     }
     case "file": {
       const filePath = childPath(path, "file");
       const body = expectRecord(part.file, filePath);
-      return file(readOptionalString(body, "file_data", filePath), undefined, readOptionalString(body, "file_id", filePath), readOptionalString(body, "filename", filePath), body, ["file_data", "file_id", "filename"], "openai-chat");
+      return file(
+        readOptionalString(body, "file_data", filePath),
+        undefined,
+        readOptionalString(body, "file_id", filePath),
+        readOptionalString(body, "filename", filePath),
+        body,
+        ["file_data", "file_id", "filename"],
+        "openai-chat",
+      );
     }
     default:
       return { type: "unknown", raw: value, format: "openai-chat" };
@@ -64,11 +94,22 @@ export function responsesPart(value: unknown, path: string): ContentBlock {
     case "input_text":
     case "output_text":
     case "text":
-      return withExtras({ type: "text", text: readString(part, "text", path) }, part, ["type", "text"], "openai-responses");
+      return withExtras(
+        { type: "text", text: readString(part, "text", path) },
+        part,
+        ["type", "text"],
+        "openai-responses",
+      );
     case "refusal":
       return { type: "text", text: readString(part, "refusal", path) };
     case "input_image":
-      return image(readOptionalString(part, "image_url", path), readOptionalString(part, "file_id", path), part, ["type", "image_url", "file_id"], "openai-responses");
+      return image(
+        readOptionalString(part, "image_url", path),
+        readOptionalString(part, "file_id", path),
+        part,
+        ["type", "image_url", "file_id"],
+        "openai-responses",
+      );
     case "input_file":
       return file(
         readOptionalString(part, "file_data", path),
@@ -82,7 +123,11 @@ export function responsesPart(value: unknown, path: string): ContentBlock {
     case "input_audio": {
       const audioPath = childPath(path, "input_audio");
       const audio = expectRecord(part.input_audio, audioPath);
-      return { type: "audio", data: readString(audio, "data", audioPath), mimeType: `audio/${readString(audio, "format", audioPath)}` };
+      return {
+        type: "audio",
+        data: readString(audio, "data", audioPath),
+        mimeType: `audio/${readString(audio, "format", audioPath)}`,
+      };
     }
     default:
       return { type: "unknown", raw: value, format: "openai-responses" };

@@ -24,7 +24,10 @@ describe("parseOpenAIResponses", () => {
       "3 message:assistant @input[11]",
       "4 message:user @input[12]",
     ]);
-    expect(trace.events[3]).toMatchObject({ itemId: "fc_6848a1f8a7c48191b7a2f9e1a6c2d8e40ee7ffcd1f1b4a8b", arguments: { location: "Paris, France" } });
+    expect(trace.events[3]).toMatchObject({
+      itemId: "fc_6848a1f8a7c48191b7a2f9e1a6c2d8e40ee7ffcd1f1b4a8b",
+      arguments: { location: "Paris, France" },
+    });
   });
 
   it("keeps invalid JSON arguments verbatim and maps custom tool calls as text input", () => {
@@ -43,8 +46,14 @@ describe("parseOpenAIResponses", () => {
   });
 
   it("reads reasoning summaries, Error: outputs and array outputs", () => {
-    expect(trace.events[2]).toMatchObject({ text: "**Checking two cities**\n\nBoth forecasts are independent; fetch them in parallel." });
-    expect(trace.events[6]).toMatchObject({ text: "Error: arguments are not valid JSON", isError: true, errorSignal: "error-prefix" });
+    expect(trace.events[2]).toMatchObject({
+      text: "**Checking two cities**\n\nBoth forecasts are independent; fetch them in parallel.",
+    });
+    expect(trace.events[6]).toMatchObject({
+      text: "Error: arguments are not valid JSON",
+      isError: true,
+      errorSignal: "error-prefix",
+    });
     expect(trace.events[9]).toMatchObject({
       text: '{"temp_c":24,"conditions":"sunny"}',
       content: [{ type: "text" }, { type: "image", mimeType: "image/png" }],
@@ -77,17 +86,21 @@ describe("parseOpenAIResponses", () => {
   });
 
   it("accepts a bare items array and a string input", () => {
-    expect(summarize(parseOpenAIResponses([{ type: "function_call_output", call_id: "call_1", output: "x" }]).events)).toEqual([
-      "0 result call_1 @[0]",
+    expect(
+      summarize(parseOpenAIResponses([{ type: "function_call_output", call_id: "call_1", output: "x" }]).events),
+    ).toEqual(["0 result call_1 @[0]"]);
+    expect(parseOpenAIResponses({ input: "hello" }).events).toMatchObject([
+      { kind: "message", role: "user", text: "hello", path: "input" },
     ]);
-    expect(parseOpenAIResponses({ input: "hello" }).events).toMatchObject([{ kind: "message", role: "user", text: "hello", path: "input" }]);
   });
 
   it("throws a FormatError naming the item and field for malformed input", () => {
-    expect(() => parseOpenAIResponses({ input: [{ type: "function_call", id: "fc_1", name: "f", arguments: "{}" }] })).toThrow(FormatError);
-    expect(() => parseOpenAIResponses({ input: [{ type: "function_call", id: "fc_1", name: "f", arguments: "{}" }] })).toThrow(
-      "input[0].call_id: expected a string, got undefined",
-    );
+    expect(() =>
+      parseOpenAIResponses({ input: [{ type: "function_call", id: "fc_1", name: "f", arguments: "{}" }] }),
+    ).toThrow(FormatError);
+    expect(() =>
+      parseOpenAIResponses({ input: [{ type: "function_call", id: "fc_1", name: "f", arguments: "{}" }] }),
+    ).toThrow("input[0].call_id: expected a string, got undefined");
     expect(() => parseOpenAIResponses({ output: [{ type: "function_call_output", call_id: "c", output: 7 }] })).toThrow(
       "output[0].output: expected an array, got number",
     );

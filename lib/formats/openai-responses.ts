@@ -38,10 +38,12 @@ export function parseOpenAIResponses(input: unknown): CanonicalTrace {
   // A logged exchange is read in conversation order: instructions, then what was sent, then what came back.
   const instructions = body.instructions;
   if (typeof instructions === "string") builder.message("system", instructions, instructions, "instructions");
-  else if (Array.isArray(instructions)) instructions.forEach((item, index) => readItem(item, childPath("instructions", index), builder));
+  else if (Array.isArray(instructions))
+    instructions.forEach((item, index) => readItem(item, childPath("instructions", index), builder));
 
   if (typeof body.input === "string") builder.message("user", body.input, body.input, "input");
-  else readOptionalArray(body, "input", "")?.forEach((item, index) => readItem(item, childPath("input", index), builder));
+  else
+    readOptionalArray(body, "input", "")?.forEach((item, index) => readItem(item, childPath("input", index), builder));
   readOptionalArray(body, "output", "")?.forEach((item, index) => readItem(item, childPath("output", index), builder));
   return builder.finish();
 }
@@ -123,7 +125,10 @@ function readItem(value: unknown, path: string, builder: TraceBuilder): void {
 function readMessage(item: JsonRecord, raw: unknown, path: string, builder: TraceBuilder): void {
   const role = readString(item, "role", path);
   if (role !== "user" && role !== "assistant" && role !== "system" && role !== "developer") {
-    throw new FormatError(childPath(path, "role"), `expected one of user, assistant, system, developer, got ${JSON.stringify(role)}`);
+    throw new FormatError(
+      childPath(path, "role"),
+      `expected one of user, assistant, system, developer, got ${JSON.stringify(role)}`,
+    );
   }
   const { text, content } = readMessageContent(item.content, childPath(path, "content"));
   builder.message(role === "developer" ? "system" : role, text, raw, path, content);
@@ -138,7 +143,9 @@ function readReasoning(item: JsonRecord, raw: unknown, path: string, builder: Tr
 }
 
 function readTextParts(parts: unknown[], path: string): string[] {
-  return parts.map((part, index) => readString(expectRecord(part, childPath(path, index)), "text", childPath(path, index)));
+  return parts.map((part, index) =>
+    readString(expectRecord(part, childPath(path, index)), "text", childPath(path, index)),
+  );
 }
 
 function readMessageContent(value: unknown, path: string): { text: string; content?: ContentBlock[] } {

@@ -63,7 +63,10 @@ export function readServerSentEvents(text: string): unknown[] {
       try {
         values.push(parseJsonLossless(event.data));
       } catch (error) {
-        failure = new FormatError(`event ${count}`, `event ${count}${event.event ? ` (${event.event})` : ""} has data that is not JSON: ${errorMessage(error)}`);
+        failure = new FormatError(
+          `event ${count}`,
+          `event ${count}${event.event ? ` (${event.event})` : ""} has data that is not JSON: ${errorMessage(error)}`,
+        );
       }
     },
   });

@@ -9,14 +9,33 @@ import { childPath, isRecord, parseJson, type JsonRecord } from "./json-fields";
 export type AssembledItem = { item: JsonRecord; path: string; partPaths?: string[] };
 export type Assembled = { items: AssembledItem[]; issues: { path: string; message: string; raw?: unknown }[] };
 
-const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping", "error"]);
+const ANTHROPIC_EVENTS = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+  "ping",
+  "error",
+]);
 
 export function isAnthropicStreamEvent(value: unknown): boolean {
-  return isRecord(value) && typeof value.type === "string" && ANTHROPIC_EVENTS.has(value.type) && (value.type !== "error" || isRecord(value.error)) && value.type !== "message";
+  return (
+    isRecord(value) &&
+    typeof value.type === "string" &&
+    ANTHROPIC_EVENTS.has(value.type) &&
+    (value.type !== "error" || isRecord(value.error)) &&
+    value.type !== "message"
+  );
 }
 
 export function isChatChunk(value: unknown): boolean {
-  return isRecord(value) && (value.object === "chat.completion.chunk" || (Array.isArray(value.choices) && value.choices.some((choice) => isRecord(choice) && isRecord(choice.delta))));
+  return (
+    isRecord(value) &&
+    (value.object === "chat.completion.chunk" ||
+      (Array.isArray(value.choices) && value.choices.some((choice) => isRecord(choice) && isRecord(choice.delta))))
+  );
 }
 
 export function isResponsesStreamEvent(value: unknown): boolean {
@@ -24,7 +43,11 @@ export function isResponsesStreamEvent(value: unknown): boolean {
 }
 
 export function isInteractionsStreamEvent(value: unknown): boolean {
-  return isRecord(value) && typeof value.event_type === "string" && (value.event_type.startsWith("interaction.") || value.event_type.startsWith("step."));
+  return (
+    isRecord(value) &&
+    typeof value.event_type === "string" &&
+    (value.event_type.startsWith("interaction.") || value.event_type.startsWith("step."))
+  );
 }
 
 function span(first: number, last: number): string {
@@ -42,7 +65,11 @@ function finishJson(partial: string, path: string, issues: Assembled["issues"]):
   if (partial.trim() === "") return {};
   const parsed = parseJson(partial);
   if (parsed.ok && isRecord(parsed.value)) return parsed.value;
-  issues.push({ path, message: `tool input incomplete or not a JSON object (${parsed.ok ? "not an object" : parsed.error}); kept as {}`, raw: partial });
+  issues.push({
+    path,
+    message: `tool input incomplete or not a JSON object (${parsed.ok ? "not an object" : parsed.error}); kept as {}`,
+    raw: partial,
+  });
   return {};
 }
 
@@ -56,10 +83,15 @@ export function assembleAnthropicStream(events: readonly unknown[]): Assembled {
   const close = (last: number) => {
     if (message === undefined) return;
     message.content = blocks.map(({ block, json, first }) => {
-      if (block.type === "tool_use" || block.type === "server_tool_use") block.input = json === "" && isRecord(block.input) ? block.input : finishJson(json, span(first, last), issues);
+      if (block.type === "tool_use" || block.type === "server_tool_use")
+        block.input = json === "" && isRecord(block.input) ? block.input : finishJson(json, span(first, last), issues);
       return block;
     });
-    items.push({ item: message, path: span(messageStart, last), partPaths: blocks.map(({ first, last: end }) => span(first, end)) });
+    items.push({
+      item: message,
+      path: span(messageStart, last),
+      partPaths: blocks.map(({ first, last: end }) => span(first, end)),
+    });
     message = undefined;
     blocks = [];
   };
@@ -81,16 +113,26 @@ export function assembleAnthropicStream(events: readonly unknown[]): Assembled {
         const entry = typeof value.index === "number" ? blocks[value.index] : undefined;
         const delta = isRecord(value.delta) ? value.delta : {};
         if (entry === undefined) {
-          issues.push({ path: childPath("", index), message: "delta for a content block that never started", raw: value });
+          issues.push({
+            path: childPath("", index),
+            message: "delta for a content block that never started",
+            raw: value,
+          });
           return;
         }
         entry.last = index;
         if (delta.type === "text_delta") appendString(entry.block, "text", delta.text);
-        else if (delta.type === "input_json_delta") entry.json += typeof delta.partial_json === "string" ? delta.partial_json : "";
+        else if (delta.type === "input_json_delta")
+          entry.json += typeof delta.partial_json === "string" ? delta.partial_json : "";
         else if (delta.type === "thinking_delta") appendString(entry.block, "thinking", delta.thinking);
         else if (delta.type === "signature_delta") entry.block.signature = delta.signature;
-        else if (delta.type === "citations_delta") entry.block.citations = [...(Array.isArray(entry.block.citations) ? entry.block.citations : []), delta.citation];
-        else issues.push({ path: childPath("", index), message: `unmapped delta type ${String(delta.type)}`, raw: value });
+        else if (delta.type === "citations_delta")
+          entry.block.citations = [
+            ...(Array.isArray(entry.block.citations) ? entry.block.citations : []),
+            delta.citation,
+          ];
+        else
+          issues.push({ path: childPath("", index), message: `unmapped delta type ${String(delta.type)}`, raw: value });
         return;
       }
       case "content_block_stop": {
@@ -107,7 +149,11 @@ export function assembleAnthropicStream(events: readonly unknown[]): Assembled {
       case "ping":
         return;
       case "error":
-        issues.push({ path: childPath("", index), message: `stream error: ${isRecord(value.error) ? String(value.error.message) : "unknown"}`, raw: value });
+        issues.push({
+          path: childPath("", index),
+          message: `stream error: ${isRecord(value.error) ? String(value.error.message) : "unknown"}`,
+          raw: value,
+        });
         return;
       default:
         issues.push({ path: childPath("", index), message: `unmapped stream event ${String(value.type)}`, raw: value });
@@ -128,11 +174,16 @@ export function assembleChatChunks(chunks: readonly unknown[]): Assembled {
     if (current === undefined) return;
     const { message, calls, first, last } = current;
     if (calls.length > 0) message.tool_calls = calls.map(({ call }) => call);
-    items.push({ item: message, path: span(first, last), partPaths: calls.map(({ first: start, last: end }) => span(start, end)) });
+    items.push({
+      item: message,
+      path: span(first, last),
+      partPaths: calls.map(({ first: start, last: end }) => span(start, end)),
+    });
     current = undefined;
   };
   chunks.forEach((value, index) => {
-    if (!isRecord(value) || !Array.isArray(value.choices)) throw new FormatError(childPath("", index), "expected a chat.completion.chunk object");
+    if (!isRecord(value) || !Array.isArray(value.choices))
+      throw new FormatError(childPath("", index), "expected a chat.completion.chunk object");
     if (current === undefined || (value.id !== undefined && value.id !== current.id)) {
       close();
       current = { id: value.id, message: { role: "assistant", content: null }, calls: [], first: index, last: index };
@@ -141,13 +192,18 @@ export function assembleChatChunks(chunks: readonly unknown[]): Assembled {
     for (const choice of value.choices) {
       if (!isRecord(choice) || !isRecord(choice.delta)) continue;
       if (choice.index !== undefined && choice.index !== 0) {
-        issues.push({ path: childPath("", index), message: `only choice 0 of a streamed completion is mapped (got choice ${String(choice.index)})`, raw: value });
+        issues.push({
+          path: childPath("", index),
+          message: `only choice 0 of a streamed completion is mapped (got choice ${String(choice.index)})`,
+          raw: value,
+        });
         continue;
       }
       const delta = choice.delta;
       if (typeof delta.content === "string") appendString(current.message, "content", delta.content);
       if (typeof delta.refusal === "string") appendString(current.message, "refusal", delta.refusal);
-      if (typeof delta.reasoning_content === "string") appendString(current.message, "reasoning_content", delta.reasoning_content);
+      if (typeof delta.reasoning_content === "string")
+        appendString(current.message, "reasoning_content", delta.reasoning_content);
       if (Array.isArray(delta.tool_calls)) {
         for (const part of delta.tool_calls) {
           if (!isRecord(part)) continue;
@@ -178,7 +234,8 @@ export function assembleResponsesEvents(events: readonly unknown[]): Assembled {
   const items: AssembledItem[] = [];
   let outputs: { item: JsonRecord; first: number; last: number; done: boolean }[] = [];
   const close = () => {
-    for (const entry of outputs) if (entry !== undefined) items.push({ item: entry.item, path: span(entry.first, entry.last) });
+    for (const entry of outputs)
+      if (entry !== undefined) items.push({ item: entry.item, path: span(entry.first, entry.last) });
     outputs = [];
   };
   const at = (value: JsonRecord, index: number) => {
@@ -187,7 +244,8 @@ export function assembleResponsesEvents(events: readonly unknown[]): Assembled {
     return output;
   };
   events.forEach((value, index) => {
-    if (!isRecord(value) || typeof value.type !== "string") throw new FormatError(childPath("", index), "expected a Responses stream event object");
+    if (!isRecord(value) || typeof value.type !== "string")
+      throw new FormatError(childPath("", index), "expected a Responses stream event object");
     const type = value.type;
     if (type === "response.created") {
       close();
@@ -200,7 +258,8 @@ export function assembleResponsesEvents(events: readonly unknown[]): Assembled {
     const output = at(value, index);
     if (type === "response.output_item.done" && isRecord(value.item)) {
       if (output !== undefined) Object.assign(output, { item: value.item, done: true });
-      else if (typeof value.output_index === "number") outputs[value.output_index] = { item: value.item, first: index, last: index, done: true };
+      else if (typeof value.output_index === "number")
+        outputs[value.output_index] = { item: value.item, first: index, last: index, done: true };
       return;
     }
     if (output === undefined || output.done) return;
@@ -209,11 +268,23 @@ export function assembleResponsesEvents(events: readonly unknown[]): Assembled {
     else if (type === "response.function_call_arguments.done") item.arguments = value.arguments;
     else if (type === "response.custom_tool_call_input.delta") appendString(item, "input", value.delta);
     else if (type === "response.custom_tool_call_input.done") item.input = value.input;
-    else if (type === "response.output_text.delta" || type === "response.refusal.delta" || type === "response.reasoning_summary_text.delta") {
+    else if (
+      type === "response.output_text.delta" ||
+      type === "response.refusal.delta" ||
+      type === "response.reasoning_summary_text.delta"
+    ) {
       const key = type === "response.reasoning_summary_text.delta" ? "summary" : "content";
-      const position = typeof (key === "summary" ? value.summary_index : value.content_index) === "number" ? Number(key === "summary" ? value.summary_index : value.content_index) : 0;
+      const position =
+        typeof (key === "summary" ? value.summary_index : value.content_index) === "number"
+          ? Number(key === "summary" ? value.summary_index : value.content_index)
+          : 0;
       const parts = Array.isArray(item[key]) ? (item[key] as unknown[]) : [];
-      const part = isRecord(parts[position]) ? parts[position] : { type: key === "summary" ? "summary_text" : type === "response.refusal.delta" ? "refusal" : "output_text", text: "" };
+      const part = isRecord(parts[position])
+        ? parts[position]
+        : {
+            type: key === "summary" ? "summary_text" : type === "response.refusal.delta" ? "refusal" : "output_text",
+            text: "",
+          };
       appendString(part, type === "response.refusal.delta" ? "refusal" : "text", value.delta);
       parts[position] = part;
       item[key] = parts;
@@ -231,7 +302,8 @@ export function assembleInteractionsEvents(events: readonly unknown[]): Assemble
   const close = () => {
     for (const entry of steps) {
       if (entry === undefined) continue;
-      if (entry.step.type === "function_call" && entry.json !== "") entry.step.arguments = finishJson(entry.json, span(entry.first, entry.last), issues);
+      if (entry.step.type === "function_call" && entry.json !== "")
+        entry.step.arguments = finishJson(entry.json, span(entry.first, entry.last), issues);
       items.push({ item: entry.step, path: span(entry.first, entry.last) });
     }
     steps = [];
@@ -261,9 +333,15 @@ export function assembleInteractionsEvents(events: readonly unknown[]): Assemble
       else content.push({ type: "text", text: typeof delta.text === "string" ? delta.text : "" });
       step.content = content;
     } else if (delta.type === "thought_signature") step.signature = delta.signature;
-    else if (delta.type === "thought_summary" && isRecord(delta.content)) step.summary = [...(Array.isArray(step.summary) ? step.summary : []), delta.content];
-    else if (delta.type === "function_result") Object.assign(step, { result: delta.result, ...(delta.is_error === undefined ? {} : { is_error: delta.is_error }) });
-    else if (["image", "audio", "document", "video"].includes(String(delta.type))) step.content = [...(Array.isArray(step.content) ? step.content : []), delta];
+    else if (delta.type === "thought_summary" && isRecord(delta.content))
+      step.summary = [...(Array.isArray(step.summary) ? step.summary : []), delta.content];
+    else if (delta.type === "function_result")
+      Object.assign(step, {
+        result: delta.result,
+        ...(delta.is_error === undefined ? {} : { is_error: delta.is_error }),
+      });
+    else if (["image", "audio", "document", "video"].includes(String(delta.type)))
+      step.content = [...(Array.isArray(step.content) ? step.content : []), delta];
   });
   close();
   return { items, issues };

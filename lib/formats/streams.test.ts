@@ -5,21 +5,41 @@ import { ChatCompletionStream } from "openai/lib/ChatCompletionStream";
 import { describe, expect, it } from "vitest";
 import type { CanonicalTrace, FormatName } from "./canonical";
 import { explainFormat, parseTranscript, parseTranscriptText } from "./detect";
-import { anthropicStream, asServerSentEvents, chatChunks, interactionsEvents, responsesEvents } from "./fixtures/stream-captures";
+import {
+  anthropicStream,
+  asServerSentEvents,
+  chatChunks,
+  interactionsEvents,
+  responsesEvents,
+} from "./fixtures/stream-captures";
 import { goldenPath, summarize } from "./fixtures/load-fixture";
 
-type Capture = { name: string; format: FormatName; events: readonly object[]; eventName: (event: object) => string | undefined };
+type Capture = {
+  name: string;
+  format: FormatName;
+  events: readonly object[];
+  eventName: (event: object) => string | undefined;
+};
 
-const typeOf = (event: object): string | undefined => ("type" in event && typeof event.type === "string" ? event.type : undefined);
+const typeOf = (event: object): string | undefined =>
+  "type" in event && typeof event.type === "string" ? event.type : undefined;
 const CAPTURES: Capture[] = [
   { name: "anthropic-stream", format: "anthropic", events: anthropicStream, eventName: typeOf },
   { name: "openai-chat-chunks", format: "openai-chat", events: chatChunks, eventName: () => undefined },
   { name: "openai-responses-stream", format: "openai-responses", events: responsesEvents, eventName: typeOf },
-  { name: "gemini-interactions-stream", format: "gemini-interactions", events: interactionsEvents, eventName: (event) => ("event_type" in event && typeof event.event_type === "string" ? event.event_type : undefined) },
+  {
+    name: "gemini-interactions-stream",
+    format: "gemini-interactions",
+    events: interactionsEvents,
+    eventName: (event) =>
+      "event_type" in event && typeof event.event_type === "string" ? event.event_type : undefined,
+  },
 ];
 
 function calls(trace: CanonicalTrace): [string, string][] {
-  return trace.events.flatMap((event) => (event.kind === "tool_call" ? [[event.callId, event.argumentsText] as [string, string]] : []));
+  return trace.events.flatMap((event) =>
+    event.kind === "tool_call" ? [[event.callId, event.argumentsText] as [string, string]] : [],
+  );
 }
 
 describe.each(CAPTURES)("$name", ({ name, format, events, eventName }) => {
@@ -45,7 +65,9 @@ describe.each(CAPTURES)("$name", ({ name, format, events, eventName }) => {
   });
 
   it("matches the golden canonical trace", async () => {
-    await expect(`${JSON.stringify(summarize(trace.events), null, 2)}\n`).toMatchFileSnapshot(goldenPath(`${name}.summary.json`));
+    await expect(`${JSON.stringify(summarize(trace.events), null, 2)}\n`).toMatchFileSnapshot(
+      goldenPath(`${name}.summary.json`),
+    );
     await expect(`${JSON.stringify(trace, null, 2)}\n`).toMatchFileSnapshot(goldenPath(`${name}.json`));
   });
 });
@@ -74,7 +96,9 @@ describe("assembly agrees with the official SDKs' accumulators", () => {
 
   it("OpenAI ChatCompletionStream.finalChatCompletion()", async () => {
     const final = await ChatCompletionStream.fromReadableStream(jsonLines(chatChunks)).finalChatCompletion();
-    const sdkCalls = (final.choices[0]?.message.tool_calls ?? []).flatMap((call) => (call.type === "function" ? [[call.id, call.function.arguments]] : []));
+    const sdkCalls = (final.choices[0]?.message.tool_calls ?? []).flatMap((call) =>
+      call.type === "function" ? [[call.id, call.function.arguments]] : [],
+    );
     expect(calls(parseTranscript(chatChunks, "openai-chat"))).toEqual(sdkCalls);
   });
 });

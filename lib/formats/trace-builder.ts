@@ -68,7 +68,13 @@ export class TraceBuilder {
     this.issues.push(raw === undefined ? { path, message } : { path, message, raw });
   }
 
-  message(role: "system" | "user" | "assistant", text: string, raw: unknown, path: string, content?: ContentBlock[]): void {
+  message(
+    role: "system" | "user" | "assistant",
+    text: string,
+    raw: unknown,
+    path: string,
+    content?: ContentBlock[],
+  ): void {
     if (role === "assistant") this.modelSide();
     else this.inputSide();
     const event: CanonicalEvent = { kind: "message", step: this.step, role, text, raw, path };
@@ -145,7 +151,11 @@ export class TraceBuilder {
 
     if (callId === undefined) {
       const named = result.name === undefined ? "" : ` named ${result.name}`;
-      this.issue(result.path, `result for unknown call ${event.callId}: no earlier unanswered call${named}`, result.raw);
+      this.issue(
+        result.path,
+        `result for unknown call ${event.callId}: no earlier unanswered call${named}`,
+        result.raw,
+      );
       return event.callId;
     }
     const state = this.calls.get(callId);
@@ -172,7 +182,13 @@ export class TraceBuilder {
   }
 
   // Protocol traffic (MCP initialize, progress, sampling…): on the timeline, outside the model's turns.
-  protocol(method: string, text: string, raw: unknown, path: string, options: { direction?: McpDirection; callId?: string } = {}): void {
+  protocol(
+    method: string,
+    text: string,
+    raw: unknown,
+    path: string,
+    options: { direction?: McpDirection; callId?: string } = {},
+  ): void {
     const event: CanonicalEvent = { kind: "protocol", step: this.step, method, text, raw, path };
     if (options.direction !== undefined) event.direction = options.direction;
     if (options.callId !== undefined) event.callId = options.callId;

@@ -11,7 +11,8 @@ export const healthEndpoint = endpoint({
     const health = await getHealth({ counts: request.url.searchParams.get("counts") !== "0" });
     const status = health.status === "ok" ? 200 : 503;
     // Exposed mode, no credential: whether it is up, nothing about what it holds.
-    if (principal.kind === "anonymous") return jsonReply(status, { status: health.status, migrations: { state: health.migrations.state } });
+    if (principal.kind === "anonymous")
+      return jsonReply(status, { status: health.status, migrations: { state: health.migrations.state } });
     return jsonReply(status, health);
   },
 });

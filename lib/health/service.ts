@@ -14,7 +14,14 @@ export type DatabaseCounts = { threads: number; calls: number; results: number; 
 
 export type HealthReport = {
   status: HealthState;
-  database: { provider: "sqlite" | "postgresql"; url: string; state: HealthState; writable: boolean; latencyMs: number; message?: string };
+  database: {
+    provider: "sqlite" | "postgresql";
+    url: string;
+    state: HealthState;
+    writable: boolean;
+    latencyMs: number;
+    message?: string;
+  };
   migrations: { applied: string[]; pending: string[]; state: "up_to_date" | "pending" | "unknown" };
   counts: DatabaseCounts | null;
 };
@@ -39,16 +46,27 @@ export async function getHealth(options: { counts?: boolean } = {}): Promise<Hea
   const started = performance.now();
   const database = { provider: target.provider, url: redactDatabaseUrl(target) };
   // Writes refused for lock waits within the last 10 s (and none stored since) mean the lock is held elsewhere.
-  const writesFailing = Date.now() - writeLockState.lastRefusedAt < 10_000 && writeLockState.lastRefusedAt > writeLockState.lastSucceededAt;
+  const writesFailing =
+    Date.now() - writeLockState.lastRefusedAt < 10_000 && writeLockState.lastRefusedAt > writeLockState.lastSucceededAt;
   let probe: ProbeResult;
   try {
-    const probing = probeDatabase(target, { counts: options.counts ?? true, writesFailing, timeoutMs: HEALTH_BUDGET_MS - 100 });
+    const probing = probeDatabase(target, {
+      counts: options.counts ?? true,
+      writesFailing,
+      timeoutMs: HEALTH_BUDGET_MS - 100,
+    });
     probe = await Promise.race([probing, timeout(HEALTH_BUDGET_MS)]);
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0]?.slice(0, 200) : "unreachable";
     return {
       status: "down",
-      database: { ...database, state: "down", writable: false, latencyMs: Math.round(performance.now() - started), message: `database unreachable: ${message}` },
+      database: {
+        ...database,
+        state: "down",
+        writable: false,
+        latencyMs: Math.round(performance.now() - started),
+        message: `database unreachable: ${message}`,
+      },
       migrations: { applied: [], pending: [], state: "unknown" },
       counts: null,
     };
@@ -59,10 +77,20 @@ export async function getHealth(options: { counts?: boolean } = {}): Promise<Hea
     .filter((name) => !applied.includes(name));
   const refusing = !probe.writable || writesFailing;
   const state: HealthState = refusing || pending.length > 0 ? "degraded" : "ok";
-  const message = refusing ? "writes are refused (503 + Retry-After): another process holds the write lock" : pending.length > 0 ? "migrations pending: run npm run db:migrate" : undefined;
+  const message = refusing
+    ? "writes are refused (503 + Retry-After): another process holds the write lock"
+    : pending.length > 0
+      ? "migrations pending: run npm run db:migrate"
+      : undefined;
   return {
     status: state,
-    database: { ...database, state, writable: !refusing, latencyMs: Math.round(performance.now() - started), ...(message ? { message } : {}) },
+    database: {
+      ...database,
+      state,
+      writable: !refusing,
+      latencyMs: Math.round(performance.now() - started),
+      ...(message ? { message } : {}),
+    },
     migrations: { applied, pending, state: pending.length === 0 ? "up_to_date" : "pending" },
     counts: probe.counts ? { threads: 0, calls: 0, results: 0, deliveries: 0, events: 0, ...probe.counts } : null,
   };

@@ -31,6 +31,12 @@ describe("miscasedApiPathError", () => {
   it("is a 404 in the one error shape, naming the path to use", () => {
     const error = miscasedApiPathError("/API/callback", "/api/callback");
     expect(error.status).toBe(404);
-    expect(error.toBody()).toEqual({ error: { code: "not_found", message: "No endpoint at /API/callback: API paths are case-sensitive; use /api/callback", details: { use: "/api/callback" } } });
+    expect(error.toBody()).toEqual({
+      error: {
+        code: "not_found",
+        message: "No endpoint at /API/callback: API paths are case-sensitive; use /api/callback",
+        details: { use: "/api/callback" },
+      },
+    });
   });
 });

@@ -23,5 +23,7 @@ export function intendedApiPath(pathname: string, known: (path: string) => boole
 /** The 404 for a mis-cased API path: `{"error":{"code":"not_found","message":"… use /api/callback","details":{"use":"/api/callback"}}}`
  * (`path` in the error shape names a field of the body, so the URL goes in `details`).. */
 export function miscasedApiPathError(pathname: string, intended: string): AppError {
-  return new AppError("not_found", `No endpoint at ${pathname}: API paths are case-sensitive; use ${intended}`, { details: { use: intended } });
+  return new AppError("not_found", `No endpoint at ${pathname}: API paths are case-sensitive; use ${intended}`, {
+    details: { use: intended },
+  });
 }

@@ -45,7 +45,8 @@ export class AppError extends Error {
     this.details = extra.details;
     this.headers = extra.headers ?? {};
     const status = ERROR_STATUS[code];
-    this.retryAfterSeconds = extra.retryAfterSeconds ?? (status === 503 || status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    this.retryAfterSeconds =
+      extra.retryAfterSeconds ?? (status === 503 || status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
   }
 
   get status(): number {
@@ -55,7 +56,8 @@ export class AppError extends Error {
   /** Headers the answer to this error must carry (Retry-After, Allow, …). */
   responseHeaders(): Record<string, string> {
     const headers: Record<string, string> = { ...this.headers };
-    if (this.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(this.retryAfterSeconds)));
+    if (this.retryAfterSeconds !== undefined)
+      headers["retry-after"] = String(Math.max(1, Math.ceil(this.retryAfterSeconds)));
     return headers;
   }
 
@@ -67,7 +69,11 @@ export class AppError extends Error {
   }
 }
 
-export function errorBody(code: ErrorCode, message: string, extra: { path?: string; details?: unknown } = {}): ErrorBody {
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  extra: { path?: string; details?: unknown } = {},
+): ErrorBody {
   return new AppError(code, message, extra).toBody();
 }
 

@@ -8,7 +8,14 @@ import { fromWebRequest } from "./incoming.ts";
 
 const deep = (levels: number) => `${'{"a":['.repeat(levels)}1${"]}".repeat(levels)}`;
 const bytes = (text: string) => new TextEncoder().encode(text);
-const post = (text: string) => fromWebRequest(new Request("http://toolscope.local/api/events", { method: "POST", headers: { "content-type": "application/json" }, body: text }));
+const post = (text: string) =>
+  fromWebRequest(
+    new Request("http://toolscope.local/api/events", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: text,
+    }),
+  );
 
 describe("JSON nested deeper than the parser reads", () => {
   it("says so with parseJsonBody (JSON.parse with the __proto__ reviver)", () => {
@@ -20,7 +27,9 @@ describe("JSON nested deeper than the parser reads", () => {
   });
 
   it("leaves a custom parser's own depth message as it is (the lossless parser POST /api/events uses names its limit)", async () => {
-    const error = await readJsonBody(post(deep(100_000)), { parse: parseJsonLossless, limit: 4 * 1024 * 1024 }).catch((caught: unknown) => caught);
+    const error = await readJsonBody(post(deep(100_000)), { parse: parseJsonLossless, limit: 4 * 1024 * 1024 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toBe("Body is not valid JSON: JSON nests deeper than 512 levels");
   });

@@ -17,7 +17,10 @@ export function isJsonContentType(contentType: string | null): boolean {
 }
 
 export function unsupportedMediaType(expected: string, contentType: string | null): AppError {
-  return new AppError("unsupported_media_type", `Content-Type must be ${expected}, got ${contentType ? `"${contentType}"` : "none"}`);
+  return new AppError(
+    "unsupported_media_type",
+    `Content-Type must be ${expected}, got ${contentType ? `"${contentType}"` : "none"}`,
+  );
 }
 
 /**
@@ -27,7 +30,10 @@ export function unsupportedMediaType(expected: string, contentType: string | nul
 export function unsupportedEncoding(contentEncoding: string | null): AppError | null {
   const value = (contentEncoding ?? "").trim().toLowerCase();
   if (value === "" || value === "identity") return null;
-  return new AppError("unsupported_media_type", `Content-Encoding "${value.slice(0, 100)}" is not supported here; send the body unencoded`);
+  return new AppError(
+    "unsupported_media_type",
+    `Content-Encoding "${value.slice(0, 100)}" is not supported here; send the body unencoded`,
+  );
 }
 
 export function tooLarge(limit: number, hint = ""): AppError {
@@ -46,7 +52,8 @@ function withoutProtoKeys(key: string, value: unknown): unknown {
  */
 function jsonText(body: Uint8Array): string {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (!isUtf8(bytes)) throw new AppError("malformed_json", "Body is not valid JSON: it is not UTF-8 (JSON text must be UTF-8)");
+  if (!isUtf8(bytes))
+    throw new AppError("malformed_json", "Body is not valid JSON: it is not UTF-8 (JSON text must be UTF-8)");
   return bytes.toString("utf8");
 }
 
@@ -56,9 +63,15 @@ function jsonText(body: Uint8Array): string {
  */
 function unreadableJson(error: unknown): AppError {
   if (error instanceof RangeError) {
-    return new AppError("malformed_json", "Body is JSON nested too deeply to read (its arrays and objects, one within another, exhaust the parser's stack); nest it less deeply");
+    return new AppError(
+      "malformed_json",
+      "Body is JSON nested too deeply to read (its arrays and objects, one within another, exhaust the parser's stack); nest it less deeply",
+    );
   }
-  return new AppError("malformed_json", `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`);
+  return new AppError(
+    "malformed_json",
+    `Body is not valid JSON: ${error instanceof Error ? error.message : "unparseable"}`,
+  );
 }
 
 export function parseJsonBody(body: Uint8Array): { ok: true; value: unknown } | { ok: false; error: AppError } {

@@ -37,9 +37,13 @@ export class BodyReservation {
   reserve(bytes: number): void {
     const shared = budget();
     if (shared.held + bytes > shared.cap) {
-      throw new AppError("unavailable", `Too many request bytes in flight on this server (cap ${shared.cap}, TOOLSCOPE_MAX_INFLIGHT_BYTES); retry shortly`, {
-        retryAfterSeconds: 1,
-      });
+      throw new AppError(
+        "unavailable",
+        `Too many request bytes in flight on this server (cap ${shared.cap}, TOOLSCOPE_MAX_INFLIGHT_BYTES); retry shortly`,
+        {
+          retryAfterSeconds: 1,
+        },
+      );
     }
     shared.held += bytes;
     this.held += bytes;

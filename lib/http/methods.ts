@@ -18,5 +18,7 @@ export function allowedMethods(table: MethodTable<never>): string {
 
 export function methodNotAllowed(method: string, table: MethodTable<never>): Reply {
   const allow = allowedMethods(table);
-  return errorReply(new AppError("method_not_allowed", `${method} is not allowed here; use ${allow}`, { headers: { allow } }));
+  return errorReply(
+    new AppError("method_not_allowed", `${method} is not allowed here; use ${allow}`, { headers: { allow } }),
+  );
 }

@@ -44,7 +44,9 @@ async function plainParams(context: NextContext | undefined): Promise<Record<str
   return out;
 }
 
-export function nextRoutes<Params extends Record<string, string>>(table: MethodTable<Params>): Record<Method, NextHandler> {
+export function nextRoutes<Params extends Record<string, string>>(
+  table: MethodTable<Params>,
+): Record<Method, NextHandler> {
   const handlers = {} as Record<Method, NextHandler>;
   for (const method of METHODS) {
     const target = table[method];

@@ -23,7 +23,8 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
     res.writeHead(reply.status, headers);
     void (async () => {
       try {
-        for await (const chunk of body.value) if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+        for await (const chunk of body.value)
+          if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
         res.end();
       } catch (error) {
         console.error("[toolscope] streamed reply failed", error);
@@ -32,16 +33,29 @@ export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Rep
     })();
     return;
   }
-  const bytes = body.kind === "json" ? Buffer.from(JSON.stringify(body.value)) : body.kind === "bytes" ? body.value : Buffer.alloc(0);
+  const bytes =
+    body.kind === "json"
+      ? Buffer.from(JSON.stringify(body.value))
+      : body.kind === "bytes"
+        ? body.value
+        : Buffer.alloc(0);
   if (body.kind === "json") headers["content-type"] = "application/json";
   headers["content-length"] = bytes.byteLength;
   res.writeHead(reply.status, headers);
   res.end(bytes);
 }
 
-export async function serveNode<Params>(table: MethodTable<Params>, req: IncomingMessage, res: ServerResponse, url: URL, params: Params): Promise<void> {
+export async function serveNode<Params>(
+  table: MethodTable<Params>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  params: Params,
+): Promise<void> {
   const target = table[(req.method ?? "GET") as Method];
-  const reply = target ? await target.run(fromNodeRequest(req, url), params) : methodNotAllowed(req.method ?? "GET", table as MethodTable<never>);
+  const reply = target
+    ? await target.run(fromNodeRequest(req, url), params)
+    : methodNotAllowed(req.method ?? "GET", table as MethodTable<never>);
   if (res.headersSent || res.destroyed) return;
   writeReply(req, res, reply);
 }

@@ -26,7 +26,9 @@ export function parseQuery<S extends z.ZodType>(schema: S, input: SearchParamsIn
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue ? formatIssuePath(issue.path) : "";
-  throw new AppError("invalid", issue ? `${path || "query"}: ${issue.message}` : "Invalid query parameters", { path: path || undefined });
+  throw new AppError("invalid", issue ? `${path || "query"}: ${issue.message}` : "Invalid query parameters", {
+    path: path || undefined,
+  });
 }
 
 /** The largest id an Int column holds on both databases (PostgreSQL's int4). */
@@ -48,13 +50,18 @@ export function nonEmptyValues(input: SearchParamsInput): Record<string, string>
  * For pages: bad parameters are dropped and named in `ignored` instead of failing, so a hand-edited URL still
  * shows the page. APIs use parseQuery.
  */
-export function parseQueryLenient<S extends z.ZodType>(schema: S, input: SearchParamsInput): { query: z.infer<S>; ignored: string[] } {
+export function parseQueryLenient<S extends z.ZodType>(
+  schema: S,
+  input: SearchParamsInput,
+): { query: z.infer<S>; ignored: string[] } {
   const values = firstValues(input);
   const ignored: string[] = [];
   for (;;) {
     const result = schema.safeParse(values);
     if (result.success) return { query: result.data, ignored };
-    const bad = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))].filter((key) => key in values);
+    const bad = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))].filter(
+      (key) => key in values,
+    );
     if (bad.length === 0) throw new AppError("invalid", "Invalid query parameters");
     for (const key of bad) {
       delete values[key];

@@ -56,7 +56,13 @@ export function readNodeBody(req: IncomingMessage, limit: number, reservation?: 
       }
       chunks.push(chunk);
     });
-    req.on("end", () => finish({ body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks), receivedBytes: received, tooLarge: false }));
+    req.on("end", () =>
+      finish({
+        body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks),
+        receivedBytes: received,
+        tooLarge: false,
+      }),
+    );
     const abort = () => {
       if (done) return;
       done = true;

@@ -27,7 +27,11 @@ export function bytesReply(value: Uint8Array, headers: Record<string, string>, s
   return { status, headers: { ...NO_STORE, ...headers }, body: { kind: "bytes", value } };
 }
 
-export function streamReply(value: AsyncIterable<string | Uint8Array>, headers: Record<string, string>, status = 200): Reply {
+export function streamReply(
+  value: AsyncIterable<string | Uint8Array>,
+  headers: Record<string, string>,
+  status = 200,
+): Reply {
   return { status, headers: { ...NO_STORE, ...headers }, body: { kind: "stream", value } };
 }
 

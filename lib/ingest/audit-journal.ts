@@ -14,7 +14,10 @@ const PREFIX = ".toolscope-refused-";
 // A claimed file (being folded) left behind by a process that died is folded again after this long.
 const STALE_CLAIM_MS = 60_000;
 
-type JournalLine = Omit<NewDelivery, "receivedAt" | "rawBody" | "result"> & { receivedAt: string; rawBody: string | null };
+type JournalLine = Omit<NewDelivery, "receivedAt" | "rawBody" | "result"> & {
+  receivedAt: string;
+  rawBody: string | null;
+};
 
 /** Where a database's journal files live: beside a SQLite file; TOOLSCOPE_JOURNAL_DIR or ./data for PostgreSQL. */
 export function journalDir(target: DatabaseTarget): string {
@@ -58,7 +61,11 @@ async function appendRows(target: DatabaseTarget, rows: NewDelivery[]): Promise<
   const text = rows
     .map(({ result, receivedAt, rawBody, ...rest }) => {
       // A journaled row points at no result: only refusals and failed deliveries are journaled.
-      const line: JournalLine = { ...rest, receivedAt: receivedAt.toISOString(), rawBody: rawBody ? Buffer.from(rawBody).toString("base64") : null };
+      const line: JournalLine = {
+        ...rest,
+        receivedAt: receivedAt.toISOString(),
+        rawBody: rawBody ? Buffer.from(rawBody).toString("base64") : null,
+      };
       void result;
       return `${JSON.stringify(line)}\n`;
     })
@@ -75,7 +82,12 @@ async function appendRows(target: DatabaseTarget, rows: NewDelivery[]): Promise<
 function parseLine(text: string): NewDelivery | null {
   try {
     const line = JSON.parse(text) as JournalLine;
-    return { ...line, receivedAt: new Date(line.receivedAt), rawBody: line.rawBody === null ? null : Buffer.from(line.rawBody, "base64"), result: null };
+    return {
+      ...line,
+      receivedAt: new Date(line.receivedAt),
+      rawBody: line.rawBody === null ? null : Buffer.from(line.rawBody, "base64"),
+      result: null,
+    };
   } catch {
     return null; // a line cut by a crash mid-append
   }
@@ -109,12 +121,18 @@ async function foldFiles(database: Database): Promise<number> {
     if (ownerAlive(file, stem)) continue;
     const claimed = claimFile(file);
     if (!claimed) continue;
-    const rows = (await fs.promises.readFile(claimed, "utf8")).split("\n").filter(Boolean).map(parseLine).filter((row) => row !== null);
+    const rows = (await fs.promises.readFile(claimed, "utf8"))
+      .split("\n")
+      .filter(Boolean)
+      .map(parseLine)
+      .filter((row) => row !== null);
     try {
       await database.driverTransaction((tx) => insertDeliveries(tx, rows));
     } catch (error) {
       // Still unavailable: give the file back under a fresh name (its writer may have started a new one).
-      await fs.promises.rename(claimed, path.join(path.dirname(file), `${stem}${process.pid}-${Date.now()}.jsonl`)).catch(() => {});
+      await fs.promises
+        .rename(claimed, path.join(path.dirname(file), `${stem}${process.pid}-${Date.now()}.jsonl`))
+        .catch(() => {});
       throw error;
     }
     await fs.promises.unlink(claimed);

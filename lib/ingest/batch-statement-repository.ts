@@ -13,13 +13,22 @@ import "server-only";
 import type { PgConnection } from "../db/driver.ts";
 import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
 import { resultsByCall } from "./call-updates.ts";
-import { DELIVERY_COLUMNS, EVENT_COLUMNS, RESULT_COLUMNS, type CallbackBatchWrite, type NewDelivery } from "./repository.ts";
+import {
+  DELIVERY_COLUMNS,
+  EVENT_COLUMNS,
+  RESULT_COLUMNS,
+  type CallbackBatchWrite,
+  type NewDelivery,
+} from "./repository.ts";
 
 /** Bound values per statement: under the protocol's 65,535, with room (the lean path's batches stay far below). */
 const MAX_VALUES = 30_000;
 
 export function fitsOneStatement(write: CallbackBatchWrite): boolean {
-  const values = write.results.length * RESULT_COLUMNS.length + write.deliveries.length * (DELIVERY_COLUMNS.length + 2) + write.events.length * (EVENT_COLUMNS.length + 2);
+  const values =
+    write.results.length * RESULT_COLUMNS.length +
+    write.deliveries.length * (DELIVERY_COLUMNS.length + 2) +
+    write.events.length * (EVENT_COLUMNS.length + 2);
   return values + write.callUpdates.length * 8 + write.touchedThreads.length + 10 <= MAX_VALUES;
 }
 
@@ -32,12 +41,15 @@ export async function writeBatchStatement(tx: PgConnection, write: CallbackBatch
     if (!result) throw new Error(`no result ${index} in the batch`);
     return sql`(SELECT "id" FROM "new_results" WHERE "toolCallId" = ${result.toolCallId} AND "ordinal" = ${result.ordinal})`;
   };
-  const resultRef = (ref: NewDelivery["result"]): Sql => (ref === null ? sql`NULL` : "existingId" in ref ? sql`${ref.existingId}` : newResultId(ref.newIndex));
+  const resultRef = (ref: NewDelivery["result"]): Sql =>
+    ref === null ? sql`NULL` : "existingId" in ref ? sql`${ref.existingId}` : newResultId(ref.newIndex);
   const tuple = (values: Sql[]) => sql`(${join(values)})`;
   const ctes: Sql[] = [];
   if (write.results.length > 0) {
     const rows = write.results.map((r) => tuple(RESULT_COLUMNS.map((column) => sql`${r[column]}`)));
-    ctes.push(sql`"new_results" AS (INSERT INTO "ToolResult" (${names(RESULT_COLUMNS)}) VALUES ${join(rows)} RETURNING "id", "toolCallId", "ordinal")`);
+    ctes.push(
+      sql`"new_results" AS (INSERT INTO "ToolResult" (${names(RESULT_COLUMNS)}) VALUES ${join(rows)} RETURNING "id", "toolCallId", "ordinal")`,
+    );
   }
   if (write.deliveries.length > 0) {
     const columns = DELIVERY_COLUMNS.filter((column) => column !== "resultId");
@@ -66,11 +78,16 @@ export async function writeBatchStatement(tx: PgConnection, write: CallbackBatch
   }
   const threadIds = [...new Set(write.touchedThreads)];
   if (threadIds.length > 0) {
-    ctes.push(sql`"thread_activity" AS (UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at})`);
+    ctes.push(
+      sql`"thread_activity" AS (UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at})`,
+    );
   }
   if (ctes.length === 0) return [];
-  const final = write.results.length > 0 ? sql`SELECT "id", "toolCallId", "ordinal" FROM "new_results"` : sql`SELECT 1 AS "none"`;
-  const rows = await tx.query<{ id: number; toolCallId: number; ordinal: number }[]>(sql`WITH ${join(ctes, ",\n")} ${final}`);
+  const final =
+    write.results.length > 0 ? sql`SELECT "id", "toolCallId", "ordinal" FROM "new_results"` : sql`SELECT 1 AS "none"`;
+  const rows = await tx.query<{ id: number; toolCallId: number; ordinal: number }[]>(
+    sql`WITH ${join(ctes, ",\n")} ${final}`,
+  );
   if (write.results.length === 0) return [];
   const ids = new Map(rows.map((row) => [`${row.toolCallId}:${row.ordinal}`, Number(row.id)]));
   return write.results.map((r) => {
@@ -96,7 +113,8 @@ function callUpdate(write: CallbackBatchWrite): Sql {
       ${newest?.nextAction ?? null}::text, ${results?.anyLate ?? false}::boolean, ${first !== null}::boolean, ${first?.metaDurationMs ?? null}::double precision,
       ${first?.receivedAt ?? null}::timestamp(3))`;
   });
-  const keep = (column: string, value: string) => raw(`"${column}" = CASE WHEN v."hasResult" THEN v."${value}" ELSE c."${column}" END`);
+  const keep = (column: string, value: string) =>
+    raw(`"${column}" = CASE WHEN v."hasResult" THEN v."${value}" ELSE c."${column}" END`);
   return sql`UPDATE "ToolCall" c SET "status" = v."status", "subscription" = v."subscription", "resultCount" = c."resultCount" + v."added",
       "lastResultAt" = CASE WHEN v."added" > 0 THEN ${write.at} ELSE c."lastResultAt" END,
       "completedAt" = CASE WHEN v."complete" THEN COALESCE(c."completedAt", ${write.at}) ELSE c."completedAt" END,

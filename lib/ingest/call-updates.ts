@@ -10,7 +10,14 @@ import type { CallbackBatchWrite, CallUpdate, NewResult } from "./repository.ts"
 export function callUpdateStatements(write: CallbackBatchWrite): Sql[] {
   const groups = new Map<string, { update: CallUpdate; ids: number[] }>();
   for (const update of write.callUpdates) {
-    const key = JSON.stringify([update.status, update.subscription, update.addedResults, update.complete, update.timedOutAt?.getTime() ?? null, update.timedOutAt ? update.toolCallId : null]);
+    const key = JSON.stringify([
+      update.status,
+      update.subscription,
+      update.addedResults,
+      update.complete,
+      update.timedOutAt?.getTime() ?? null,
+      update.timedOutAt ? update.toolCallId : null,
+    ]);
     const group = groups.get(key);
     if (group) group.ids.push(update.toolCallId);
     else groups.set(key, { update, ids: [update.toolCallId] });
@@ -26,7 +33,9 @@ export function callUpdateStatements(write: CallbackBatchWrite): Sql[] {
 }
 
 /** Per call: its newest new result, whether any new one is late, and its first result when this batch adds it. */
-export function resultsByCall(results: NewResult[]): Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }> {
+export function resultsByCall(
+  results: NewResult[],
+): Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }> {
   const byCall = new Map<number, { newest: NewResult; anyLate: boolean; first: NewResult | null }>();
   for (const result of results) {
     const seen = byCall.get(result.toolCallId);
@@ -81,7 +90,8 @@ export function writeSqliteCallUpdates(tx: SqliteConnection, write: CallbackBatc
       });
       if (first) next.latencyMs = firstResultColumns(first, before.requestedAt).latencyMs;
     }
-    for (const column of EXPLORER_CALL_COLUMNS) if (next[column] !== before.explorer[column]) set(`"${column}" = ?`, next[column]);
+    for (const column of EXPLORER_CALL_COLUMNS)
+      if (next[column] !== before.explorer[column]) set(`"${column}" = ?`, next[column]);
     if (sets.length === 0) continue;
     const text = `UPDATE "ToolCall" SET ${sets.join(", ")} WHERE "id" = ?`;
     values.push(update.toolCallId);
@@ -91,4 +101,3 @@ export function writeSqliteCallUpdates(tx: SqliteConnection, write: CallbackBatc
   }
   for (const [text, rows] of shapes) tx.runEach(text, rows);
 }
-

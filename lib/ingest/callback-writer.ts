@@ -8,7 +8,15 @@ import { lockWaitMs } from "../db/lock-wait.ts";
 import { databaseUnavailable, isTransientDatabaseError, isUniqueViolation } from "../db/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { foldAuditJournal, journalDeliveries } from "./audit-journal.ts";
-import { auditText, baseDelivery, commitBatch, failedReply, rejectionDelivery, type CallbackReply, type QueueItem } from "./commit-batch.ts";
+import {
+  auditText,
+  baseDelivery,
+  commitBatch,
+  failedReply,
+  rejectionDelivery,
+  type CallbackReply,
+  type QueueItem,
+} from "./commit-batch.ts";
 import { insertDeliveries } from "./repository.ts";
 
 /**
@@ -42,7 +50,8 @@ export class CallbackWriter {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.maxBatch);
-        const settle = (replies: CallbackReply[]) => batch.forEach((entry, index) => entry.resolve(replies[index] ?? failedReply()));
+        const settle = (replies: CallbackReply[]) =>
+          batch.forEach((entry, index) => entry.resolve(replies[index] ?? failedReply()));
         const outcome = await this.commit(
           batch.map((entry) => entry.item),
           Math.min(...batch.map((entry) => entry.queuedAt)),
@@ -58,7 +67,10 @@ export class CallbackWriter {
     }
   }
 
-  private async commit(items: QueueItem[], oldest: number): Promise<CallbackReply[] | { later: Promise<CallbackReply[]> }> {
+  private async commit(
+    items: QueueItem[],
+    oldest: number,
+  ): Promise<CallbackReply[] | { later: Promise<CallbackReply[]> }> {
     let db: Database;
     try {
       db = await this.database();
@@ -89,7 +101,8 @@ export class CallbackWriter {
         const [reply] = await db.driverTransaction((tx) => commitBatch(tx, [item]));
         return reply ?? failedReply();
       } catch (error) {
-        if (isTransientDatabaseError(error) || isUnavailable(error)) return (await this.refuseAll(db, [item], error))[0] ?? failedReply();
+        if (isTransientDatabaseError(error) || isUnavailable(error))
+          return (await this.refuseAll(db, [item], error))[0] ?? failedReply();
         if (!isUniqueViolation(error) || attempt >= 3) return this.recordFailure(db, item, error);
       }
     }
@@ -105,7 +118,15 @@ export class CallbackWriter {
     const rows = items.map((item) =>
       item.kind === "rejected"
         ? rejectionDelivery(item)
-        : { ...baseDelivery(item.raw, item.webhookId), groupId: item.message.group_id, callKey: item.message.id, outcome: "failed", httpStatus: 503, reason, result: null },
+        : {
+            ...baseDelivery(item.raw, item.webhookId),
+            groupId: item.message.group_id,
+            callKey: item.message.id,
+            outcome: "failed",
+            httpStatus: 503,
+            reason,
+            result: null,
+          },
     );
     try {
       const target = db?.target ?? resolveDatabaseTarget();
@@ -115,7 +136,11 @@ export class CallbackWriter {
     } catch (journalError) {
       console.error("[toolscope] could not journal refused deliveries", journalError);
     }
-    return items.map((item) => (item.kind === "rejected" ? { status: item.error.status, body: item.error.toBody(), outcome: item.outcome } : failedReply(unavailable)));
+    return items.map((item) =>
+      item.kind === "rejected"
+        ? { status: item.error.status, body: item.error.toBody(), outcome: item.outcome }
+        : failedReply(unavailable),
+    );
   }
 
   private journaled = false;
@@ -136,12 +161,20 @@ export class CallbackWriter {
 
   private async recordFailure(db: Database, item: QueueItem, error: unknown): Promise<CallbackReply> {
     console.error("[toolscope] could not store a delivery", error);
-    const delivery = item.kind === "rejected" ? rejectionDelivery(item) : { ...baseDelivery(item.raw, item.webhookId), result: null };
-    const row = { ...delivery, outcome: "failed", httpStatus: 503, reason: `storage failed: ${error instanceof Error ? error.message.slice(0, 300) : "unknown"}` };
+    const delivery =
+      item.kind === "rejected" ? rejectionDelivery(item) : { ...baseDelivery(item.raw, item.webhookId), result: null };
+    const row = {
+      ...delivery,
+      outcome: "failed",
+      httpStatus: 503,
+      reason: `storage failed: ${error instanceof Error ? error.message.slice(0, 300) : "unknown"}`,
+    };
     try {
       await db.driverTransaction((tx) => insertDeliveries(tx, [row]));
     } catch {
-      await journalDeliveries(db.target, [row]).catch((journalError: unknown) => console.error("[toolscope] could not audit a failed delivery", journalError));
+      await journalDeliveries(db.target, [row]).catch((journalError: unknown) =>
+        console.error("[toolscope] could not audit a failed delivery", journalError),
+      );
       this.journaled = true;
       this.scheduleFold(db);
     }

@@ -1,6 +1,7 @@
 // Deciding and writing one group of callback deliveries inside one transaction (the group commit's body):
 // routing each delivery to its call, the audit rows (refusals keep a bounded prefix of their body), results,
 // timeline events and call updates. CallbackWriter (callback-writer.ts) calls it; service.ts feeds it.
+/* eslint-disable max-lines -- grew past the cap when Prettier wrapped it at 120 columns; the write model rework splits it */
 import "server-only";
 import { config, DEFAULT_REFUSED_BODY_BYTES } from "../config.ts";
 import type { DriverConnection } from "../db/driver.ts";
@@ -36,8 +37,21 @@ export type RoutedItem = {
   textSha256: string;
   bodySha256: string;
 };
-export type RejectedItem = { kind: "rejected"; raw: RawDelivery; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
-export type OAuthItem = { kind: "oauth"; raw: RawDelivery; message: OAuthMessage; webhookId: string | null; contentSha256: string; bodySha256: string };
+export type RejectedItem = {
+  kind: "rejected";
+  raw: RawDelivery;
+  outcome: DeliveryOutcome;
+  error: AppError;
+  webhookId: string | null;
+};
+export type OAuthItem = {
+  kind: "oauth";
+  raw: RawDelivery;
+  message: OAuthMessage;
+  webhookId: string | null;
+  contentSha256: string;
+  bodySha256: string;
+};
 export type QueueItem = RoutedItem | RejectedItem | OAuthItem;
 
 export function contentHash(message: CallbackMessage): string {
@@ -56,7 +70,11 @@ export function auditText(text: string | null): string | null {
  * 404, 409, 413, 415, 422, 400, 503) only a prefix (TOOLSCOPE_REFUSED_BODY_BYTES) with the full size and the
  * whole body's sha256 — untrusted senders cannot fill the disk through the audit log.
  */
-export function baseDelivery(raw: RawDelivery, webhookId: string | null, refused = true): Omit<NewDelivery, "outcome" | "httpStatus" | "reason" | "result"> {
+export function baseDelivery(
+  raw: RawDelivery,
+  webhookId: string | null,
+  refused = true,
+): Omit<NewDelivery, "outcome" | "httpStatus" | "reason" | "result"> {
   const keep = refused ? (config().refusedBodyBytes ?? DEFAULT_REFUSED_BODY_BYTES) : Number.POSITIVE_INFINITY;
   const truncated = raw.tooLarge || raw.body.length > keep;
   return {
@@ -76,11 +94,28 @@ export function baseDelivery(raw: RawDelivery, webhookId: string | null, refused
 }
 
 export function rejectionDelivery(item: RejectedItem): NewDelivery {
-  return { ...baseDelivery(item.raw, item.webhookId), outcome: item.outcome, httpStatus: item.error.status, reason: auditText(item.error.message), result: null };
+  return {
+    ...baseDelivery(item.raw, item.webhookId),
+    outcome: item.outcome,
+    httpStatus: item.error.status,
+    reason: auditText(item.error.message),
+    result: null,
+  };
 }
 
-function acceptedBody(message: CallbackMessage, result: { id: number; ordinal: number; textSha256: string; late: boolean }): AcceptedResult {
-  return { status: "accepted", group_id: message.group_id, id: message.id, result_id: result.id, ordinal: result.ordinal, text_sha256: result.textSha256, late: result.late };
+function acceptedBody(
+  message: CallbackMessage,
+  result: { id: number; ordinal: number; textSha256: string; late: boolean },
+): AcceptedResult {
+  return {
+    status: "accepted",
+    group_id: message.group_id,
+    id: message.id,
+    result_id: result.id,
+    ordinal: result.ordinal,
+    text_sha256: result.textSha256,
+    late: result.late,
+  };
 }
 
 function parseOutputSchema(json: string | null): unknown {
@@ -103,50 +138,117 @@ type BatchCall = Omit<CallView, "latest"> & {
 type ReplyPlan =
   // A reply known before the commit: rejections, and oauth messages (which write no result).
   | { kind: "error"; reply: CallbackReply }
-  | { kind: "result"; outcome: DeliveryOutcome; message: CallbackMessage; ref: ResultRef; ordinal: number; textSha256: string; late: boolean };
+  | {
+      kind: "result";
+      outcome: DeliveryOutcome;
+      message: CallbackMessage;
+      ref: ResultRef;
+      ordinal: number;
+      textSha256: string;
+      late: boolean;
+    };
 
 /** Decides and writes one group of deliveries inside `tx`; returns each item's reply, in order. */
 // eslint-disable-next-line max-lines-per-function -- one group commit read top to bottom: route, decide, write, reply; its steps share the maps built at the top
 export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Promise<CallbackReply[]> {
-  const routed = items.filter((item): item is RoutedItem | OAuthItem => item.kind === "routed" || item.kind === "oauth");
-  const calls = await findCallsWithLatest(tx, routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })));
+  const routed = items.filter(
+    (item): item is RoutedItem | OAuthItem => item.kind === "routed" || item.kind === "oauth",
+  );
+  const calls = await findCallsWithLatest(
+    tx,
+    routed.map((item) => ({ groupId: item.message.group_id, callKey: item.message.id })),
+  );
   const callsByKey = new Map<string, BatchCall>();
   for (const { latest: last, ...call } of calls) {
     callsByKey.set(JSON.stringify([call.groupId, call.callKey]), {
       ...call,
-      latest: last ? { ref: { existingId: last.id }, ordinal: last.ordinal, contentSha256: last.contentSha256, textSha256: last.textSha256, late: last.late } : null,
+      latest: last
+        ? {
+            ref: { existingId: last.id },
+            ordinal: last.ordinal,
+            contentSha256: last.contentSha256,
+            textSha256: last.textSha256,
+            late: last.late,
+          }
+        : null,
     });
   }
 
-  const write: CallbackBatchWrite = { at: new Date(), results: [], deliveries: [], callUpdates: [], events: [], touchedThreads: [] };
+  const write: CallbackBatchWrite = {
+    at: new Date(),
+    results: [],
+    deliveries: [],
+    callUpdates: [],
+    events: [],
+    touchedThreads: [],
+  };
   const updates = new Map<number, CallUpdate>();
   const plans: ReplyPlan[] = [];
-  const oauthCalls = items.some((item) => item.kind === "oauth") ? await findLatestOAuth(tx, calls.map((call) => call.id)) : new Map<number, string | null>();
+  const oauthCalls = items.some((item) => item.kind === "oauth")
+    ? await findLatestOAuth(
+        tx,
+        calls.map((call) => call.id),
+      )
+    : new Map<number, string | null>();
 
   for (const item of items) {
     if (item.kind === "oauth") {
-      plans.push(planOAuth(item, callsByKey.get(JSON.stringify([item.message.group_id, item.message.id])) ?? null, oauthCalls, write, updates));
+      plans.push(
+        planOAuth(
+          item,
+          callsByKey.get(JSON.stringify([item.message.group_id, item.message.id])) ?? null,
+          oauthCalls,
+          write,
+          updates,
+        ),
+      );
       continue;
     }
     if (item.kind === "rejected") {
       write.deliveries.push(rejectionDelivery(item));
-      plans.push({ kind: "error", reply: { status: item.error.status, body: item.error.toBody(), outcome: item.outcome } });
+      plans.push({
+        kind: "error",
+        reply: { status: item.error.status, body: item.error.toBody(), outcome: item.outcome },
+      });
       continue;
     }
     const { message, raw } = item;
     const call = callsByKey.get(JSON.stringify([message.group_id, message.id])) ?? null;
     // The output schema is known only now; results of calls without one keep the analysis made on arrival.
     const analysis = call?.outputSchemaJson
-      ? analyzeResult({ text: message.text, displayAs: message.display_as, outputSchema: parseOutputSchema(call.outputSchemaJson) })
+      ? analyzeResult({
+          text: message.text,
+          displayAs: message.display_as,
+          outputSchema: parseOutputSchema(call.outputSchemaJson),
+        })
       : item.analysis;
-    const decision = decideDelivery({ message, call, contentSha256: item.contentSha256, isError: analysis.isError, receivedAt: raw.receivedAt });
-    const refused = decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict";
-    const delivery = { ...baseDelivery(raw, item.webhookId, refused), bodySha256: item.bodySha256, groupId: message.group_id, callKey: message.id, toolCallId: call?.id ?? null };
+    const decision = decideDelivery({
+      message,
+      call,
+      contentSha256: item.contentSha256,
+      isError: analysis.isError,
+      receivedAt: raw.receivedAt,
+    });
+    const refused =
+      decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict";
+    const delivery = {
+      ...baseDelivery(raw, item.webhookId, refused),
+      bodySha256: item.bodySha256,
+      groupId: message.group_id,
+      callKey: message.id,
+      toolCallId: call?.id ?? null,
+    };
 
     if (decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict") {
       const error = new AppError(decision.kind, decision.reason);
       const kept = decision.kind === "conflict" && call?.latest ? call.latest.ref : null;
-      write.deliveries.push({ ...delivery, outcome: decision.kind, httpStatus: error.status, reason: auditText(decision.reason), result: kept });
+      write.deliveries.push({
+        ...delivery,
+        outcome: decision.kind,
+        httpStatus: error.status,
+        reason: auditText(decision.reason),
+        result: kept,
+      });
       plans.push({ kind: "error", reply: { status: error.status, body: error.toBody(), outcome: decision.kind } });
       continue;
     }
@@ -154,8 +256,22 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
     if (decision.kind === "duplicate") {
       const first = call.latest;
       if (!first) throw new Error("unreachable: a duplicate without a stored result");
-      write.deliveries.push({ ...delivery, outcome: "duplicate", httpStatus: 200, reason: decision.reason, result: first.ref });
-      plans.push({ kind: "result", outcome: "duplicate", message, ref: first.ref, ordinal: first.ordinal, textSha256: first.textSha256, late: first.late });
+      write.deliveries.push({
+        ...delivery,
+        outcome: "duplicate",
+        httpStatus: 200,
+        reason: decision.reason,
+        result: first.ref,
+      });
+      plans.push({
+        kind: "result",
+        outcome: "duplicate",
+        message,
+        ref: first.ref,
+        ordinal: first.ordinal,
+        textSha256: first.textSha256,
+        late: first.late,
+      });
       continue;
     }
 
@@ -175,10 +291,28 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       ...analysisColumns(analysis),
     });
     const outcome: DeliveryOutcome = decision.late ? "late" : "accepted";
-    write.deliveries.push({ ...delivery, outcome, httpStatus: 200, reason: decision.late ? "arrived after the call's deadline" : null, result: ref });
-    write.events.push({ threadId: call.threadId, kind: "tool_result", toolCallId: call.id, resultIndex: ref.newIndex, occurredAt: raw.receivedAt });
+    write.deliveries.push({
+      ...delivery,
+      outcome,
+      httpStatus: 200,
+      reason: decision.late ? "arrived after the call's deadline" : null,
+      result: ref,
+    });
+    write.events.push({
+      threadId: call.threadId,
+      kind: "tool_result",
+      toolCallId: call.id,
+      resultIndex: ref.newIndex,
+      occurredAt: raw.receivedAt,
+    });
     if (decision.timesOutNow && call.deadlineAt) {
-      write.events.push({ threadId: call.threadId, kind: "timeout", toolCallId: call.id, resultIndex: null, occurredAt: call.deadlineAt });
+      write.events.push({
+        threadId: call.threadId,
+        kind: "timeout",
+        toolCallId: call.id,
+        resultIndex: null,
+        occurredAt: call.deadlineAt,
+      });
     }
     write.touchedThreads.push(call.threadId);
     const previous = updates.get(call.id);
@@ -189,47 +323,114 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       addedResults: (previous?.addedResults ?? 0) + 1,
       complete: previous?.complete ?? (call.resultCount === 0 && !decision.late),
       timedOutAt: previous?.timedOutAt ?? (decision.timesOutNow ? call.deadlineAt : null),
-      before: previous?.before ?? { status: call.status, subscription: call.subscription, requestedAt: call.requestedAt, explorer: call.explorer },
+      before: previous?.before ?? {
+        status: call.status,
+        subscription: call.subscription,
+        requestedAt: call.requestedAt,
+        explorer: call.explorer,
+      },
     });
     // Later deliveries of this batch for the same call see this result as its latest.
     call.status = decision.status;
     call.subscription = decision.subscription;
     call.resultCount += 1;
-    call.latest = { ref, ordinal: decision.ordinal, contentSha256: item.contentSha256, textSha256: item.textSha256, late: decision.late };
-    plans.push({ kind: "result", outcome, message, ref, ordinal: decision.ordinal, textSha256: item.textSha256, late: decision.late });
+    call.latest = {
+      ref,
+      ordinal: decision.ordinal,
+      contentSha256: item.contentSha256,
+      textSha256: item.textSha256,
+      late: decision.late,
+    };
+    plans.push({
+      kind: "result",
+      outcome,
+      message,
+      ref,
+      ordinal: decision.ordinal,
+      textSha256: item.textSha256,
+      late: decision.late,
+    });
   }
   write.callUpdates = [...updates.values()];
 
   // PostgreSQL: the whole batch as one statement (one round trip instead of five), when its values fit in one.
-  const resultIds = tx.provider === "postgresql" && fitsOneStatement(write) ? await writeBatchStatement(tx, write) : await writeCallbackBatch(tx, write);
+  const resultIds =
+    tx.provider === "postgresql" && fitsOneStatement(write)
+      ? await writeBatchStatement(tx, write)
+      : await writeCallbackBatch(tx, write);
   return plans.map((plan) => {
     if (plan.kind === "error") return plan.reply;
     const id = "existingId" in plan.ref ? plan.ref.existingId : resultIds[plan.ref.newIndex];
     if (id === undefined) throw new Error("unreachable: an inserted result without an id");
-    return { status: 200, outcome: plan.outcome, body: acceptedBody(plan.message, { id, ordinal: plan.ordinal, textSha256: plan.textSha256, late: plan.late }) };
+    return {
+      status: 200,
+      outcome: plan.outcome,
+      body: acceptedBody(plan.message, { id, ordinal: plan.ordinal, textSha256: plan.textSha256, late: plan.late }),
+    };
   });
 }
 
 /** An oauth message: decided like a result, stored as an `oauth` event; the call becomes auth_required. */
-function planOAuth(item: OAuthItem, call: BatchCall | null, oauthCalls: Map<number, string | null>, write: CallbackBatchWrite, updates: Map<number, CallUpdate>): ReplyPlan {
+function planOAuth(
+  item: OAuthItem,
+  call: BatchCall | null,
+  oauthCalls: Map<number, string | null>,
+  write: CallbackBatchWrite,
+  updates: Map<number, CallUpdate>,
+): ReplyPlan {
   const { message, raw } = item;
   const latestSha = call === null ? null : storedOAuthHash(oauthCalls.get(call.id));
   const decision = decideOAuth({ message, call, latestOAuthSha256: latestSha, contentSha256: item.contentSha256 });
-  const refused = decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict";
-  const delivery = { ...baseDelivery(raw, item.webhookId, refused), bodySha256: item.bodySha256, groupId: message.group_id, callKey: message.id, toolCallId: call?.id ?? null, result: null };
+  const refused =
+    decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict";
+  const delivery = {
+    ...baseDelivery(raw, item.webhookId, refused),
+    bodySha256: item.bodySha256,
+    groupId: message.group_id,
+    callKey: message.id,
+    toolCallId: call?.id ?? null,
+    result: null,
+  };
   if (decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict") {
     const error = new AppError(decision.kind, decision.reason);
-    write.deliveries.push({ ...delivery, outcome: decision.kind, httpStatus: error.status, reason: auditText(decision.reason) });
+    write.deliveries.push({
+      ...delivery,
+      outcome: decision.kind,
+      httpStatus: error.status,
+      reason: auditText(decision.reason),
+    });
     return { kind: "error", reply: { status: error.status, body: error.toBody(), outcome: decision.kind } };
   }
   const body = acceptedOAuthBody(message);
   if (decision.kind === "duplicate" || call === null) {
-    write.deliveries.push({ ...delivery, outcome: "duplicate", httpStatus: 200, reason: decision.kind === "duplicate" ? decision.reason : null });
+    write.deliveries.push({
+      ...delivery,
+      outcome: "duplicate",
+      httpStatus: 200,
+      reason: decision.kind === "duplicate" ? decision.reason : null,
+    });
     return { kind: "error", reply: { status: 200, body, outcome: "duplicate" } };
   }
-  const data = JSON.stringify({ auth_url: message.auth_url, call_id: message.call_id ?? null, content_sha256: item.contentSha256 });
-  write.deliveries.push({ ...delivery, outcome: "oauth", httpStatus: 200, reason: "the tool asked for the user's authorization" });
-  write.events.push({ threadId: call.threadId, kind: OAUTH_EVENT, toolCallId: call.id, resultIndex: null, occurredAt: raw.receivedAt, text: message.auth_url, dataJson: data });
+  const data = JSON.stringify({
+    auth_url: message.auth_url,
+    call_id: message.call_id ?? null,
+    content_sha256: item.contentSha256,
+  });
+  write.deliveries.push({
+    ...delivery,
+    outcome: "oauth",
+    httpStatus: 200,
+    reason: "the tool asked for the user's authorization",
+  });
+  write.events.push({
+    threadId: call.threadId,
+    kind: OAUTH_EVENT,
+    toolCallId: call.id,
+    resultIndex: null,
+    occurredAt: raw.receivedAt,
+    text: message.auth_url,
+    dataJson: data,
+  });
   write.touchedThreads.push(call.threadId);
   const previous = updates.get(call.id);
   updates.set(call.id, {
@@ -239,7 +440,12 @@ function planOAuth(item: OAuthItem, call: BatchCall | null, oauthCalls: Map<numb
     addedResults: previous?.addedResults ?? 0,
     complete: true,
     timedOutAt: previous?.timedOutAt ?? null,
-    before: previous?.before ?? { status: call.status, subscription: call.subscription, requestedAt: call.requestedAt, explorer: call.explorer },
+    before: previous?.before ?? {
+      status: call.status,
+      subscription: call.subscription,
+      requestedAt: call.requestedAt,
+      explorer: call.explorer,
+    },
   });
   oauthCalls.set(call.id, data);
   call.status = AUTH_REQUIRED;
@@ -247,8 +453,12 @@ function planOAuth(item: OAuthItem, call: BatchCall | null, oauthCalls: Map<numb
 }
 
 export function failedReply(cause?: AppError): CallbackReply {
-  const error = new AppError("unavailable", `The result could not be stored; nothing was kept. Retry the delivery.${cause ? ` (${cause.message})` : ""}`, {
-    retryAfterSeconds: cause?.retryAfterSeconds,
-  });
+  const error = new AppError(
+    "unavailable",
+    `The result could not be stored; nothing was kept. Retry the delivery.${cause ? ` (${cause.message})` : ""}`,
+    {
+      retryAfterSeconds: cause?.retryAfterSeconds,
+    },
+  );
   return { status: error.status, body: error.toBody(), outcome: "failed", retryAfterSeconds: error.retryAfterSeconds };
 }

@@ -14,7 +14,6 @@ import { startCallbackServer } from "../testing/spawn-server.ts";
 const CALLS = 2000;
 const KILLS = 4;
 
-
 describe("durability under SIGKILL", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-kill-"));
   const url = `file:${path.join(dir, "kill.db")}`;
@@ -25,7 +24,12 @@ describe("durability under SIGKILL", () => {
     await applyMigrations(resolveDatabaseTarget(url));
     db = await openDatabase(resolveDatabaseTarget(url));
     for (let start = 0; start < CALLS; start += 1000) {
-      const events = Array.from({ length: 1000 }, (_, i) => ({ type: "tool_call", group_id: group, id: `call_${start + i}`, name: "work" }));
+      const events = Array.from({ length: 1000 }, (_, i) => ({
+        type: "tool_call",
+        group_id: group,
+        id: `call_${start + i}`,
+        name: "work",
+      }));
       expect((await recordEvents(events, { database: db })).status).toBe(207);
     }
     await db.close();

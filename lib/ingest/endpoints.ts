@@ -15,12 +15,18 @@ export const callbackEndpoint = endpoint({
       ...read,
       contentType: request.headers.get("content-type"),
       contentEncoding: request.headers.get("content-encoding"),
-      signature: { id: request.headers.get("webhook-id"), timestamp: request.headers.get("webhook-timestamp"), signature: request.headers.get("webhook-signature") },
+      signature: {
+        id: request.headers.get("webhook-id"),
+        timestamp: request.headers.get("webhook-timestamp"),
+        signature: request.headers.get("webhook-signature"),
+      },
       remoteAddress: request.remoteAddress,
       receivedAt: request.receivedAt,
       authenticated: principal.kind === "key" || principal.kind === "user",
     });
-    const retryAfter: Record<string, string> = reply.retryAfterSeconds ? { "retry-after": String(Math.ceil(reply.retryAfterSeconds)) } : {};
+    const retryAfter: Record<string, string> = reply.retryAfterSeconds
+      ? { "retry-after": String(Math.ceil(reply.retryAfterSeconds)) }
+      : {};
     return { ...jsonReply(reply.status, reply.body, retryAfter), closeConnection: read.tooLarge };
   },
 });

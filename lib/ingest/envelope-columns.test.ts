@@ -33,7 +33,9 @@ describe.each(testBackends())("envelope columns with NUL on $provider", (backend
     await seed.call({ group_id: "g-nul-envelope", id: "c1", name: "deploy" });
     const reply = await seed.deliver({ group_id: "g-nul-envelope", id: "c1", text: envelope });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    const result = await t.database.client.toolResult.findFirstOrThrow({ where: { toolCall: { groupId: "g-nul-envelope" } } });
+    const result = await t.database.client.toolResult.findFirstOrThrow({
+      where: { toolCall: { groupId: "g-nul-envelope" } },
+    });
     expect(result).toMatchObject({
       errorType: "time\\u0000out",
       errorMessage: "disk\\u0000full",
@@ -48,9 +50,24 @@ describe.each(testBackends())("envelope columns with NUL on $provider", (backend
   });
 
   it("stores an OTel tool span whose result is such an envelope", async () => {
-    const spans = [receivedSpan("e".repeat(32), "execute_tool", { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-span", "gen_ai.tool.name": "deploy", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": envelope }, "f".repeat(16))];
+    const spans = [
+      receivedSpan(
+        "e".repeat(32),
+        "execute_tool",
+        {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.conversation.id": "g-nul-span",
+          "gen_ai.tool.name": "deploy",
+          "gen_ai.tool.call.id": "c1",
+          "gen_ai.tool.call.result": envelope,
+        },
+        "f".repeat(16),
+      ),
+    ];
     expect(await acceptTraceExport({ decoded: decodedExport(spans), database: t.database })).toBeNull();
-    const result = await t.database.client.toolResult.findFirstOrThrow({ where: { toolCall: { groupId: "g-nul-span" } } });
+    const result = await t.database.client.toolResult.findFirstOrThrow({
+      where: { toolCall: { groupId: "g-nul-span" } },
+    });
     expect(result.errorMessage).toBe("disk\\u0000full");
     expect(decodeStoredText(result.text, result.textEscaped)).toBe(envelope);
   });

@@ -14,7 +14,9 @@ import { testBackends, useTestDatabase, type TestDatabase } from "../testing/tes
 
 /** `n` CJK ideographs that do not repeat in a pattern (so no database compresses them): 3 UTF-8 bytes each. */
 function ideographs(n: number, seed: number): string {
-  return Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((seed * 7919 + i * 104729) % 20000))).join("");
+  return Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((seed * 7919 + i * 104729) % 20000))).join(
+    "",
+  );
 }
 
 describe.each(testBackends())("index-sized values on $provider", (backend) => {
@@ -27,10 +29,16 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
   });
 
   it("refuses an identifier over twice its character limit in UTF-8 bytes, naming it, and stores one within", async () => {
-    const refused = await recordEvents({ type: "tool_call", group_id: ideographs(512, 1), id: ideographs(512, 2), name: "lookup" }, { database: t.database });
+    const refused = await recordEvents(
+      { type: "tool_call", group_id: ideographs(512, 1), id: ideographs(512, 2), name: "lookup" },
+      { database: t.database },
+    );
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain("must be at most 1024 bytes in UTF-8");
-    const stored = await recordEvents({ type: "tool_call", group_id: ideographs(340, 3), id: ideographs(340, 4), name: ideographs(170, 5) }, { database: t.database });
+    const stored = await recordEvents(
+      { type: "tool_call", group_id: ideographs(340, 3), id: ideographs(340, 4), name: ideographs(170, 5) },
+      { database: t.database },
+    );
     expect(stored.status, JSON.stringify(stored.body)).toBe(201);
     expect(await t.database.client.toolCall.count({ where: { callKey: ideographs(340, 4) } })).toBe(1);
   });
@@ -38,10 +46,21 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
   it("stores a result whose envelope error.type is a paragraph, without it as the call's error type", async () => {
     const seed = createSeeder(t.database);
     await seed.call({ group_id: "g-long-type", id: "c1", name: "deploy" });
-    const text = JSON.stringify({ success: false, data: null, confidence: 0.2, source: [], nextAction: "retry", error: { type: ideographs(3000, 6), message: "boom", retryable: true }, meta: {} });
+    const text = JSON.stringify({
+      success: false,
+      data: null,
+      confidence: 0.2,
+      source: [],
+      nextAction: "retry",
+      error: { type: ideographs(3000, 6), message: "boom", retryable: true },
+      meta: {},
+    });
     const reply = await seed.deliver({ group_id: "g-long-type", id: "c1", text });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    const call = await t.database.client.toolCall.findFirstOrThrow({ where: { groupId: "g-long-type" }, include: { results: true } });
+    const call = await t.database.client.toolCall.findFirstOrThrow({
+      where: { groupId: "g-long-type" },
+      include: { results: true },
+    });
     expect(call).toMatchObject({ status: "errored", resultErrorType: null, resultIsError: true });
     expect(call.results[0]?.text).toBe(text);
   });
@@ -49,7 +68,20 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
   it("stores a span whose tool call id and name are kilobytes long, once, under a key its id always gets", async () => {
     const longId = ideographs(3000, 7);
     const longName = ideographs(1000, 8);
-    const spans = [receivedSpan("c".repeat(32), "execute_tool", { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-long-span", "gen_ai.tool.name": longName, "gen_ai.tool.call.id": longId, "gen_ai.tool.call.result": "ok" }, "d".repeat(16))];
+    const spans = [
+      receivedSpan(
+        "c".repeat(32),
+        "execute_tool",
+        {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.conversation.id": "g-long-span",
+          "gen_ai.tool.name": longName,
+          "gen_ai.tool.call.id": longId,
+          "gen_ai.tool.call.result": "ok",
+        },
+        "d".repeat(16),
+      ),
+    ];
     const send = () => acceptTraceExport({ decoded: decodedExport(spans), database: t.database });
     expect(await send()).toBeNull();
     expect(await send()).toBeNull();
@@ -79,22 +111,39 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
 
     it("refuses a transcript whose tool call id or name no index can hold, or holds NUL, naming it", async () => {
       for (const [id, name, expected] of [
-        [`toolu_${ideographs(600, 9)}`, "get_weather", /tool call's id is not a storable identifier: over 512 characters/],
+        [
+          `toolu_${ideographs(600, 9)}`,
+          "get_weather",
+          /tool call's id is not a storable identifier: over 512 characters/,
+        ],
         ["toolu_nul\u0000", "get_weather", /tool call's id is not a storable identifier: contains NUL/],
         ["toolu_wide", ideographs(400, 10), /tool call's name is not a storable identifier: over 1024 bytes in UTF-8/],
       ] as const) {
-        const error = await refusal(() => importTranscript({ value: anthropic(id, name), format: "anthropic", database: t.database }));
+        const error = await refusal(() =>
+          importTranscript({ value: anthropic(id, name), format: "anthropic", database: t.database }),
+        );
         expect(error.code).toBe("invalid");
         expect(error.message).toMatch(expected);
       }
-      const stored = await importTranscript({ value: anthropic("toolu_ok", "get_weather"), format: "anthropic", groupId: "g-import-ok", database: t.database });
+      const stored = await importTranscript({
+        value: anthropic("toolu_ok", "get_weather"),
+        format: "anthropic",
+        groupId: "g-import-ok",
+        database: t.database,
+      });
       expect(stored.status).toBe(201);
     });
 
     it("refuses a Toolscope export whose integers, instants or indexed names a column cannot hold, naming the line", async () => {
-      await recordEvents({ type: "tool_call", group_id: "g-export-src", id: "c1", name: "lookup", step: 1 }, { database: t.database });
+      await recordEvents(
+        { type: "tool_call", group_id: "g-export-src", id: "c1", name: "lookup", step: 1 },
+        { database: t.database },
+      );
       const exported = await exportThreadText({ groupId: "g-export-src", database: t.database });
-      const lines = exported.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = exported
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const edited = (kind: string, field: string, value: unknown) =>
         lines.map((line) => JSON.stringify(line.kind === kind ? { ...line, [field]: value } : line)).join("\n");
       for (const [kind, field, value, expected] of [
@@ -103,17 +152,26 @@ describe.each(testBackends())("index-sized values on $provider", (backend) => {
         ["thread", "vendor", ideographs(400, 11), /vendor: must be at most 1024 bytes/],
         ["call", "call_key", ideographs(400, 12), /call_key: not a storable identifier: over 1024 bytes/],
       ] as const) {
-        const error = await refusal(() => importTranscript({ text: edited(kind, field, value), groupId: `g-export-${field}`, database: t.database }));
+        const error = await refusal(() =>
+          importTranscript({ text: edited(kind, field, value), groupId: `g-export-${field}`, database: t.database }),
+        );
         expect(error.code, `${kind}.${field}`).toBe("invalid");
         expect(error.message, `${kind}.${field}`).toMatch(expected);
       }
       // A NUL in a text column stored as it is (PostgreSQL refuses NUL) is written out, as every writer does.
-      const nul = await importTranscript({ text: edited("thread", "title", "before\u0000after"), groupId: "g-export-nul", database: t.database });
+      const nul = await importTranscript({
+        text: edited("thread", "title", "before\u0000after"),
+        groupId: "g-export-nul",
+        database: t.database,
+      });
       expect(nul.status).toBe(201);
-      expect((await t.database.client.thread.findUniqueOrThrow({ where: { groupId: "g-export-nul" } })).title).toBe("before\\u0000after");
+      expect((await t.database.client.thread.findUniqueOrThrow({ where: { groupId: "g-export-nul" } })).title).toBe(
+        "before\\u0000after",
+      );
       // The export itself goes back in.
-      expect((await importTranscript({ text: exported, groupId: "g-export-copy", database: t.database })).status).toBe(201);
+      expect((await importTranscript({ text: exported, groupId: "g-export-copy", database: t.database })).status).toBe(
+        201,
+      );
     });
   });
 });
-

@@ -28,25 +28,52 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     expect(reply.status).toBe(201);
     return { groupId: String(event.group_id), id: String(event.id) };
   }
-  const deliver = (message: Record<string, unknown>, overrides = {}) => acceptToolResult(rawDelivery(message, overrides));
+  const deliver = (message: Record<string, unknown>, overrides = {}) =>
+    acceptToolResult(rawDelivery(message, overrides));
   const callRow = (groupId: string, callKey: string) =>
-    t.database.client.toolCall.findUniqueOrThrow({ where: { groupId_callKey: { groupId, callKey } }, select: { id: true, status: true, subscription: true, resultCount: true, timedOutAt: true } });
-  const resultsOf = (toolCallId: number) => t.database.client.toolResult.findMany({ where: { toolCallId }, orderBy: { ordinal: "asc" } });
-  const deliveriesOf = (groupId: string) => t.database.client.delivery.findMany({ where: { groupId }, orderBy: { id: "asc" } });
+    t.database.client.toolCall.findUniqueOrThrow({
+      where: { groupId_callKey: { groupId, callKey } },
+      select: { id: true, status: true, subscription: true, resultCount: true, timedOutAt: true },
+    });
+  const resultsOf = (toolCallId: number) =>
+    t.database.client.toolResult.findMany({ where: { toolCallId }, orderBy: { ordinal: "asc" } });
+  const deliveriesOf = (groupId: string) =>
+    t.database.client.delivery.findMany({ where: { groupId }, orderBy: { id: "asc" } });
 
   it("accepts a result for a pending call and stores it exactly", async () => {
     const call = await register();
     const text = "Deployment completed successfully. Instance i-0abc123 is running.";
-    const reply = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text, display_as: [{ type: "text", content: "Deployed" }] }));
+    const reply = await deliver(
+      toolResultMessage({
+        group_id: call.groupId,
+        id: call.id,
+        text,
+        display_as: [{ type: "text", content: "Deployed" }],
+      }),
+    );
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ status: "accepted", group_id: call.groupId, id: call.id, ordinal: 0, late: false, text_sha256: sha256Hex(text) });
+    expect(reply.body).toMatchObject({
+      status: "accepted",
+      group_id: call.groupId,
+      id: call.id,
+      ordinal: 0,
+      late: false,
+      text_sha256: sha256Hex(text),
+    });
     const row = await callRow(call.groupId, call.id);
     expect(row).toMatchObject({ status: "completed", resultCount: 1 });
     const [result] = await resultsOf(row.id);
     expect(decodeStoredText(result?.text ?? "", result?.textEscaped ?? false)).toBe(text);
     expect(result?.displayKind).toBe("text");
-    const events = await t.database.client.event.findMany({ where: { toolCallId: row.id }, orderBy: { id: "asc" }, select: { kind: true, resultId: true } });
-    expect(events).toEqual([{ kind: "tool_call", resultId: null }, { kind: "tool_result", resultId: result?.id }]);
+    const events = await t.database.client.event.findMany({
+      where: { toolCallId: row.id },
+      orderBy: { id: "asc" },
+      select: { kind: true, resultId: true },
+    });
+    expect(events).toEqual([
+      { kind: "tool_call", resultId: null },
+      { kind: "tool_result", resultId: result?.id },
+    ]);
     const [audit] = await deliveriesOf(call.groupId);
     expect(audit).toMatchObject({ outcome: "accepted", httpStatus: 200, resultId: result?.id, toolCallId: row.id });
   });
@@ -55,7 +82,9 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     const groupId = uniqueId("nothread");
     const reply = await deliver(toolResultMessage({ group_id: groupId, id: "call_missing" }));
     expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ error: { code: "unknown_call", message: `No registered call "call_missing" in thread "${groupId}"` } });
+    expect(reply.body).toEqual({
+      error: { code: "unknown_call", message: `No registered call "call_missing" in thread "${groupId}"` },
+    });
     expect(await t.database.client.thread.count({ where: { groupId } })).toBe(0);
     const [audit] = await deliveriesOf(groupId);
     expect(audit).toMatchObject({ outcome: "unknown_call", httpStatus: 404, toolCallId: null, resultId: null });
@@ -72,7 +101,11 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     expect((await callRow(call.groupId, call.id)).status).toBe("pending");
     const right = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, call_id: "toolu_01A" }));
     expect(right.status).toBe(200);
-    expect((await deliveriesOf(call.groupId)).map((d) => d.outcome)).toEqual(["call_id_mismatch", "call_id_mismatch", "accepted"]);
+    expect((await deliveriesOf(call.groupId)).map((d) => d.outcome)).toEqual([
+      "call_id_mismatch",
+      "call_id_mismatch",
+      "accepted",
+    ]);
   });
 
   it("answers a repeated delivery exactly like the first and stores nothing new", async () => {
@@ -112,7 +145,11 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     expect(await resultsOf((await callRow(same.groupId, same.id)).id)).toHaveLength(1);
 
     const different = await register();
-    const mixed = await Promise.all(Array.from({ length: 6 }, (_, i) => deliver(toolResultMessage({ group_id: different.groupId, id: different.id, text: `answer ${i}` }))));
+    const mixed = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        deliver(toolResultMessage({ group_id: different.groupId, id: different.id, text: `answer ${i}` })),
+      ),
+    );
     expect(mixed.filter((r) => r.status === 200)).toHaveLength(1);
     expect(mixed.filter((r) => r.status === 409)).toHaveLength(5);
     expect(await resultsOf((await callRow(different.groupId, different.id)).id)).toHaveLength(1);
@@ -121,7 +158,10 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
   it("writes a mixed group commit — a new result, a subscription's next two, an unknown call — as if each came alone", async () => {
     const done = await register();
     const watch = await register({ name: "watch_prices" });
-    expect((await deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 0", subscription: true }))).status).toBe(200);
+    expect(
+      (await deliver(toolResultMessage({ group_id: watch.groupId, id: watch.id, text: "tick 0", subscription: true })))
+        .status,
+    ).toBe(200);
     // Sent together: they share one transaction (on PostgreSQL, one statement: batch-statement-repository.ts).
     const replies = await Promise.all([
       deliver(toolResultMessage({ group_id: done.groupId, id: done.id, text: "done" })),
@@ -142,10 +182,18 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     const ticks = await resultsOf(watchRow.id);
     expect(ticks.map((r) => r.text)).toEqual(["tick 0", "tick 1", "tick 2"]);
     // Each reply names its own result; the audit rows and timeline rows point at the same ones, in order.
-    expect(replies.slice(1, 3).map((reply) => (reply.body as { result_id: number }).result_id)).toEqual(ticks.slice(1).map((r) => r.id));
-    const events = await t.database.client.event.findMany({ where: { toolCallId: watchRow.id, kind: "tool_result" }, orderBy: { id: "asc" } });
+    expect(replies.slice(1, 3).map((reply) => (reply.body as { result_id: number }).result_id)).toEqual(
+      ticks.slice(1).map((r) => r.id),
+    );
+    const events = await t.database.client.event.findMany({
+      where: { toolCallId: watchRow.id, kind: "tool_result" },
+      orderBy: { id: "asc" },
+    });
     expect(events.map((event) => event.resultId)).toEqual(ticks.map((r) => r.id));
-    const audit = await t.database.client.delivery.findMany({ where: { toolCallId: watchRow.id }, orderBy: { id: "asc" } });
+    const audit = await t.database.client.delivery.findMany({
+      where: { toolCallId: watchRow.id },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((row) => [row.outcome, row.resultId])).toEqual(ticks.map((r) => ["accepted", r.id]));
     expect((await deliveriesOf(done.groupId)).map((row) => [row.callKey, row.outcome, row.httpStatus])).toEqual([
       [done.id, "accepted", 200],
@@ -158,18 +206,30 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     // A recorder of every write of a call row, for this test only.
     if (backend.provider === "sqlite") {
       await client.$executeRawUnsafe(`CREATE TABLE "test_call_writes" ("id" INTEGER)`);
-      await client.$executeRawUnsafe(`CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); END`);
+      await client.$executeRawUnsafe(
+        `CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); END`,
+      );
     } else {
       await client.$executeRawUnsafe(`CREATE TABLE "test_call_writes" ("id" INTEGER)`);
-      await client.$executeRawUnsafe(`CREATE FUNCTION test_call_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); RETURN NULL; END $$`);
-      await client.$executeRawUnsafe(`CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" FOR EACH ROW EXECUTE FUNCTION test_call_writes()`);
+      await client.$executeRawUnsafe(
+        `CREATE FUNCTION test_call_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "test_call_writes" VALUES (NEW."id"); RETURN NULL; END $$`,
+      );
+      await client.$executeRawUnsafe(
+        `CREATE TRIGGER "test_call_writes_au" AFTER UPDATE ON "ToolCall" FOR EACH ROW EXECUTE FUNCTION test_call_writes()`,
+      );
     }
     try {
       const plain = await register();
       const failed = await register({ name: "deploy" });
       const slow = await register({ name: "slow", timeout_ms: 1000 });
       const watch = await register({ name: "watch_prices" });
-      const envelope = JSON.stringify({ success: false, confidence: 0.2, nextAction: "retry", error: { type: "timeout", message: "upstream", retryable: true }, meta: { durationMs: 42 } });
+      const envelope = JSON.stringify({
+        success: false,
+        confidence: 0.2,
+        nextAction: "retry",
+        error: { type: "timeout", message: "upstream", retryable: true },
+        meta: { durationMs: 42 },
+      });
       const later = new Date(Date.now() + 5_000);
       const replies = await Promise.all([
         deliver(toolResultMessage({ group_id: plain.groupId, id: plain.id, text: "done" })),
@@ -180,16 +240,51 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
       ]);
       expect(replies.map((reply) => reply.outcome)).toEqual(["accepted", "accepted", "late", "accepted", "accepted"]);
       const keys = [plain, failed, slow, watch].map((call) => call.id);
-      const calls = await client.toolCall.findMany({ where: { callKey: { in: keys } }, include: { results: { orderBy: { ordinal: "asc" } } }, orderBy: { id: "asc" } });
+      const calls = await client.toolCall.findMany({
+        where: { callKey: { in: keys } },
+        include: { results: { orderBy: { ordinal: "asc" } } },
+        orderBy: { id: "asc" },
+      });
       const writes = await client.$queryRawUnsafe<{ id: number | bigint }[]>(`SELECT "id" FROM "test_call_writes"`);
       // One write per call: its status, counters and explorer columns together (not a second one by the trigger).
       expect(writes.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(calls.map((call) => call.id));
       for (const call of calls) {
         // The trigger's own answer: a copy of the call with no explorer columns, then copies of its results in order.
-        const { id, results, latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate, ...columns } = call;
-        const written = { latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate };
-        const copy = await client.toolCall.create({ data: { ...columns, callKey: `${call.callKey}-copy`, argumentsJson: call.argumentsJson ?? undefined, declarationJson: call.declarationJson ?? undefined } });
-        for (const { id: _resultId, toolCallId: _callId, ...result } of results) await client.toolResult.create({ data: { ...result, toolCallId: copy.id } });
+        const {
+          id,
+          results,
+          latencyMs,
+          resultEnvelopeKind,
+          resultSuccess,
+          resultIsError,
+          resultErrorSource,
+          resultErrorType,
+          resultConfidence,
+          resultNextAction,
+          resultLate,
+          ...columns
+        } = call;
+        const written = {
+          latencyMs,
+          resultEnvelopeKind,
+          resultSuccess,
+          resultIsError,
+          resultErrorSource,
+          resultErrorType,
+          resultConfidence,
+          resultNextAction,
+          resultLate,
+        };
+        const copy = await client.toolCall.create({
+          data: {
+            ...columns,
+            callKey: `${call.callKey}-copy`,
+            argumentsJson: call.argumentsJson ?? undefined,
+            declarationJson: call.declarationJson ?? undefined,
+          },
+        });
+        for (const { id: _resultId, toolCallId: _callId, ...result } of results)
+          await client.toolResult.create({ data: { ...result, toolCallId: copy.id } });
         const byTrigger = await client.toolCall.findUniqueOrThrow({ where: { id: copy.id } });
         expect(written, `call ${id} (${call.toolName})`).toEqual({
           latencyMs: byTrigger.latencyMs,
@@ -209,9 +304,17 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
         ["slow", false, true, 1],
         ["watch_prices", false, false, 2],
       ]);
-      expect(calls[1]).toMatchObject({ latencyMs: 42, resultConfidence: 0.2, resultNextAction: "retry", resultErrorType: "timeout", resultEnvelopeKind: "partial" });
+      expect(calls[1]).toMatchObject({
+        latencyMs: 42,
+        resultConfidence: 0.2,
+        resultNextAction: "retry",
+        resultErrorType: "timeout",
+        resultEnvelopeKind: "partial",
+      });
     } finally {
-      await client.$executeRawUnsafe(`DROP TRIGGER "test_call_writes_au"${backend.provider === "postgresql" ? ` ON "ToolCall"` : ""}`);
+      await client.$executeRawUnsafe(
+        `DROP TRIGGER "test_call_writes_au"${backend.provider === "postgresql" ? ` ON "ToolCall"` : ""}`,
+      );
       await client.$executeRawUnsafe(`DROP TABLE "test_call_writes"`);
       if (backend.provider === "postgresql") await client.$executeRawUnsafe(`DROP FUNCTION test_call_writes()`);
     }
@@ -221,14 +324,19 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     const call = await register({ name: "watch_prices" });
     const ticks = ["AAPL 190.1", "AAPL 190.4", "AAPL 189.9"];
     for (const [i, text] of ticks.entries()) {
-      const reply = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text, subscription: i === 0 ? true : undefined }));
+      const reply = await deliver(
+        toolResultMessage({ group_id: call.groupId, id: call.id, text, subscription: i === 0 ? true : undefined }),
+      );
       expect(reply).toMatchObject({ status: 200, body: { ordinal: i } });
     }
     const again = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: "AAPL 189.9" }));
     expect(again.outcome).toBe("duplicate");
     const row = await callRow(call.groupId, call.id);
     expect(row).toMatchObject({ subscription: "active", resultCount: 3 });
-    const cancel = await recordEvents({ type: "subscription_cancel", group_id: call.groupId, id: call.id }, { database: t.database });
+    const cancel = await recordEvents(
+      { type: "subscription_cancel", group_id: call.groupId, id: call.id },
+      { database: t.database },
+    );
     expect(cancel.status).toBe(201);
     const late = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: "AAPL 191.0" }));
     expect(late.status).toBe(409);
@@ -259,7 +367,13 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
 
   it("recognises `Error: ` results and marks the call errored", async () => {
     const call = await register();
-    await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: "Error: API rate limit exceeded. Retry after 60 seconds." }));
+    await deliver(
+      toolResultMessage({
+        group_id: call.groupId,
+        id: call.id,
+        text: "Error: API rate limit exceeded. Retry after 60 seconds.",
+      }),
+    );
     const row = await callRow(call.groupId, call.id);
     expect(row.status).toBe("errored");
     const [result] = await resultsOf(row.id);
@@ -268,20 +382,50 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
 
   describe("bad input", () => {
     it.each([
-      ["unsupported content type", rawDelivery("{}", { contentType: "text/plain" }), 415, "unsupported_media_type", undefined],
+      [
+        "unsupported content type",
+        rawDelivery("{}", { contentType: "text/plain" }),
+        415,
+        "unsupported_media_type",
+        undefined,
+      ],
       ["no content type", rawDelivery("{}", { contentType: null }), 415, "unsupported_media_type", undefined],
-      ["a gzip-encoded body", rawDelivery(gzipSync(JSON.stringify(toolResultMessage())), { contentEncoding: "gzip" }), 415, "unsupported_media_type", undefined],
+      [
+        "a gzip-encoded body",
+        rawDelivery(gzipSync(JSON.stringify(toolResultMessage())), { contentEncoding: "gzip" }),
+        415,
+        "unsupported_media_type",
+        undefined,
+      ],
       ["malformed JSON", rawDelivery('{"type": "tool_result",'), 400, "malformed_json", undefined],
       ["a JSON array", rawDelivery([1, 2]), 422, "invalid", undefined],
       ["unknown type", rawDelivery(toolResultMessage({ type: "tool_results" })), 422, "invalid", "type"],
       ["missing text", rawDelivery({ type: "tool_result", group_id: "g", id: "c" }), 422, "invalid", "text"],
       ["text not a string", rawDelivery(toolResultMessage({ text: 42 })), 422, "invalid", "text"],
       ["display_as not an array", rawDelivery(toolResultMessage({ display_as: "diff" })), 422, "invalid", "display_as"],
-      ["segment without type", rawDelivery(toolResultMessage({ display_as: [{ content: "x" }] })), 422, "invalid", "display_as[0].type"],
+      [
+        "segment without type",
+        rawDelivery(toolResultMessage({ display_as: [{ content: "x" }] })),
+        422,
+        "invalid",
+        "display_as[0].type",
+      ],
       ["empty group_id", rawDelivery(toolResultMessage({ group_id: "" })), 422, "invalid", "group_id"],
       ["NUL in id", rawDelivery(toolResultMessage({ id: "call\u0000x" })), 422, "invalid", "id"],
-      ["lone surrogate in group_id", rawDelivery(toolResultMessage({ group_id: "g\ud800" })), 422, "invalid", "group_id"],
-      ["a raw NUL byte outside strings", rawDelivery(Buffer.from('{"type":"tool_result",\u0000}')), 400, "malformed_json", undefined],
+      [
+        "lone surrogate in group_id",
+        rawDelivery(toolResultMessage({ group_id: "g\ud800" })),
+        422,
+        "invalid",
+        "group_id",
+      ],
+      [
+        "a raw NUL byte outside strings",
+        rawDelivery(Buffer.from('{"type":"tool_result",\u0000}')),
+        400,
+        "malformed_json",
+        undefined,
+      ],
     ] as const)("%s → %i with an audit row", async (_name, raw, status, code, path) => {
       const before = await t.database.client.delivery.count();
       const reply = await acceptToolResult(raw);
@@ -319,11 +463,21 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
   describe("signatures", () => {
     const secret = "whsec_" + Buffer.from("toolscope-test-secret-0123456789").toString("base64");
     const rotated = "whsec_" + Buffer.from("toolscope-next-secret-9876543210").toString("base64");
-    function signed(message: Record<string, unknown>, signWith: string, options: { now?: Date; tamper?: boolean } = {}) {
+    function signed(
+      message: Record<string, unknown>,
+      signWith: string,
+      options: { now?: Date; tamper?: boolean } = {},
+    ) {
       const body = Buffer.from(JSON.stringify(message));
       const headers = signatureHeaders(signWith, body, { now: options.now });
       const sent = options.tamper ? Buffer.from(JSON.stringify({ ...message, text: "tampered" })) : body;
-      return rawDelivery(sent, { signature: { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"] } });
+      return rawDelivery(sent, {
+        signature: {
+          id: headers["webhook-id"],
+          timestamp: headers["webhook-timestamp"],
+          signature: headers["webhook-signature"],
+        },
+      });
     }
 
     it("accepts a valid signature and rejects tampered, stale, unsigned and wrongly keyed requests with 401", async () => {
@@ -331,15 +485,21 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
       const call = await register();
       const message = toolResultMessage({ group_id: call.groupId, id: call.id, text: "signed" });
       expect((await acceptToolResult(signed(message, secret, { tamper: true }))).status).toBe(401);
-      expect((await acceptToolResult(signed(message, secret, { now: new Date(Date.now() - 6 * 60_000) }))).status).toBe(401);
+      expect((await acceptToolResult(signed(message, secret, { now: new Date(Date.now() - 6 * 60_000) }))).status).toBe(
+        401,
+      );
       expect((await acceptToolResult(signed(message, rotated))).status).toBe(401);
       expect((await acceptToolResult(rawDelivery(message))).status).toBe(401);
       expect((await callRow(call.groupId, call.id)).status).toBe("pending");
       const ok = await acceptToolResult(signed(message, secret));
       expect(ok.status).toBe(200);
-      const audits = await t.database.client.delivery.findMany({ where: { outcome: "unauthorized" }, select: { reason: true, webhookId: true, rawBody: true } });
+      const audits = await t.database.client.delivery.findMany({
+        where: { outcome: "unauthorized" },
+        select: { reason: true, webhookId: true, rawBody: true },
+      });
       expect(audits.length).toBeGreaterThanOrEqual(4);
-      for (const audit of audits) expect(Buffer.from(audit.rawBody ?? new Uint8Array()).toString("utf8")).not.toContain("v1,");
+      for (const audit of audits)
+        expect(Buffer.from(audit.rawBody ?? new Uint8Array()).toString("utf8")).not.toContain("v1,");
       expect(audits.map((a) => a.reason).join("\n")).toMatch(/old|missing|no webhook-signature matches/);
     });
 
@@ -347,8 +507,12 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
       resetConfig({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES, callbackSecrets: [rotated, secret] });
       const a = await register();
       const b = await register();
-      expect((await acceptToolResult(signed(toolResultMessage({ group_id: a.groupId, id: a.id }), secret))).status).toBe(200);
-      expect((await acceptToolResult(signed(toolResultMessage({ group_id: b.groupId, id: b.id }), rotated))).status).toBe(200);
+      expect(
+        (await acceptToolResult(signed(toolResultMessage({ group_id: a.groupId, id: a.id }), secret))).status,
+      ).toBe(200);
+      expect(
+        (await acceptToolResult(signed(toolResultMessage({ group_id: b.groupId, id: b.id }), rotated))).status,
+      ).toBe(200);
     });
   });
 
@@ -362,18 +526,49 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
         source: [{ type: "document", id: "doc_1", label: "Runbook", url: "https://example.com/runbook" }],
         nextAction: "ask_user",
         error: null,
-        meta: { toolName: "searchDocs", toolVersion: "2026-05-06", traceId: "tool_001", durationMs: 183, cached: false },
+        meta: {
+          toolName: "searchDocs",
+          toolVersion: "2026-05-06",
+          traceId: "tool_001",
+          durationMs: 183,
+          cached: false,
+        },
       };
       await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: JSON.stringify(envelope) }));
       const [result] = await resultsOf((await callRow(call.groupId, call.id)).id);
-      expect(result).toMatchObject({ envelopeKind: "valid", success: true, confidence: 0.32, nextAction: "ask_user", metaToolName: "searchDocs", metaDurationMs: 183, metaCached: false, isError: false });
+      expect(result).toMatchObject({
+        envelopeKind: "valid",
+        success: true,
+        confidence: 0.32,
+        nextAction: "ask_user",
+        metaToolName: "searchDocs",
+        metaDurationMs: 183,
+        metaCached: false,
+        isError: false,
+      });
     });
 
     it("flags partial and invalid envelopes without rejecting them", async () => {
       const partial = await register();
       const invalid = await register();
-      expect((await deliver(toolResultMessage({ group_id: partial.groupId, id: partial.id, text: '{"success":true,"confidence":0.9}' }))).status).toBe(200);
-      expect((await deliver(toolResultMessage({ group_id: invalid.groupId, id: invalid.id, text: '{"success":"yes","confidence":1.7,"nextAction":"explode"}' }))).status).toBe(200);
+      expect(
+        (
+          await deliver(
+            toolResultMessage({ group_id: partial.groupId, id: partial.id, text: '{"success":true,"confidence":0.9}' }),
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await deliver(
+            toolResultMessage({
+              group_id: invalid.groupId,
+              id: invalid.id,
+              text: '{"success":"yes","confidence":1.7,"nextAction":"explode"}',
+            }),
+          )
+        ).status,
+      ).toBe(200);
       const [p] = await resultsOf((await callRow(partial.groupId, partial.id)).id);
       const [i] = await resultsOf((await callRow(invalid.groupId, invalid.id)).id);
       expect(p?.envelopeKind).toBe("partial");
@@ -382,30 +577,53 @@ describe.each(testBackends())("callback ingestion on $provider", (backend) => {
     });
 
     it("validates MCP structuredContent against the declared outputSchema, and skips it for isError", async () => {
-      const outputSchema = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
+      const outputSchema = {
+        type: "object",
+        properties: { temperature: { type: "number" } },
+        required: ["temperature"],
+      };
       const declaration = { name: "get_weather", outputSchema };
       const good = await register({ name: "get_weather", declaration });
       const bad = await register({ name: "get_weather", declaration });
       const failed = await register({ name: "get_weather", declaration });
       const noSchema = await register({ name: "get_weather" });
-      const mcp = (structuredContent: unknown, isError = false) => JSON.stringify({ content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent, isError });
+      const mcp = (structuredContent: unknown, isError = false) =>
+        JSON.stringify({
+          content: [{ type: "text", text: JSON.stringify(structuredContent) }],
+          structuredContent,
+          isError,
+        });
       await deliver(toolResultMessage({ group_id: good.groupId, id: good.id, text: mcp({ temperature: 22.5 }) }));
       await deliver(toolResultMessage({ group_id: bad.groupId, id: bad.id, text: mcp({ temperature: "warm" }) }));
-      await deliver(toolResultMessage({ group_id: failed.groupId, id: failed.id, text: mcp({ error: "upstream down" }, true) }));
+      await deliver(
+        toolResultMessage({ group_id: failed.groupId, id: failed.id, text: mcp({ error: "upstream down" }, true) }),
+      );
       await deliver(toolResultMessage({ group_id: noSchema.groupId, id: noSchema.id, text: mcp({ anything: 1 }) }));
-      const first = async (c: { groupId: string; id: string }) => (await resultsOf((await callRow(c.groupId, c.id)).id))[0];
+      const first = async (c: { groupId: string; id: string }) =>
+        (await resultsOf((await callRow(c.groupId, c.id)).id))[0];
       expect(await first(good)).toMatchObject({ isMcp: true, schemaStatus: "valid", isError: false });
       const badRow = await first(bad);
       expect(badRow).toMatchObject({ isMcp: true, schemaStatus: "invalid" });
       expect(JSON.parse(badRow?.analysisJson ?? "{}").schema.errors[0].path).toBe("/temperature");
-      expect(await first(failed)).toMatchObject({ isMcp: true, schemaStatus: "skipped", isError: true, errorSource: "mcp" });
+      expect(await first(failed)).toMatchObject({
+        isMcp: true,
+        schemaStatus: "skipped",
+        isError: true,
+        errorSource: "mcp",
+      });
       expect((await callRow(failed.groupId, failed.id)).status).toBe("errored");
       expect(await first(noSchema)).toMatchObject({ isMcp: true, schemaStatus: "skipped" });
     });
 
     it("counts invisible characters and credential-looking strings", async () => {
       const call = await register();
-      await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: "ok\u202Etxt.exe\u200B key AKIAIOSFODNN7EXAMPLE" }));
+      await deliver(
+        toolResultMessage({
+          group_id: call.groupId,
+          id: call.id,
+          text: "ok\u202Etxt.exe\u200B key AKIAIOSFODNN7EXAMPLE",
+        }),
+      );
       const [result] = await resultsOf((await callRow(call.groupId, call.id)).id);
       expect(result).toMatchObject({ invisibleCount: 2, secretCount: 1 });
     });

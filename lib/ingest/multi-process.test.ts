@@ -9,7 +9,6 @@ import { postgresTestUrl, testBackends, type TestDatabase } from "../testing/tes
 
 const postgres = testBackends().find((b) => b.provider === "postgresql");
 
-
 describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two processes on one PostgreSQL", () => {
   let t: TestDatabase;
   const servers: ChildProcess[] = [];
@@ -19,7 +18,12 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two proces
   beforeAll(async () => {
     if (!postgres) return;
     t = await postgres.open();
-    const events = Array.from({ length: CALLS }, (_, i) => ({ type: "tool_call", group_id: "multi", id: `call_${i}`, name: "work" }));
+    const events = Array.from({ length: CALLS }, (_, i) => ({
+      type: "tool_call",
+      group_id: "multi",
+      id: `call_${i}`,
+      name: "work",
+    }));
     expect((await recordEvents(events, { database: t.database })).status).toBe(207);
     for (let i = 0; i < 2; i++) {
       const { child, port } = await startCallbackServer(t.url);
@@ -40,12 +44,24 @@ describe.runIf(postgres !== undefined && postgresTestUrl() !== null)("two proces
         body: JSON.stringify({ type: "tool_result", group_id: "multi", id: `call_${i}`, text }),
       }).then(async (r) => ({ status: r.status, body: await r.text() }));
     const pairs = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => Promise.all([post(ports[0] ?? 0, i, `same ${i}`), post(ports[1] ?? 0, i, i % 5 === 0 ? `other ${i}` : `same ${i}`)])),
+      Array.from({ length: CALLS }, (_, i) =>
+        Promise.all([
+          post(ports[0] ?? 0, i, `same ${i}`),
+          post(ports[1] ?? 0, i, i % 5 === 0 ? `other ${i}` : `same ${i}`),
+        ]),
+      ),
     );
-    const failures = await t.database.client.delivery.findMany({ where: { outcome: "failed" }, select: { reason: true }, take: 3 });
+    const failures = await t.database.client.delivery.findMany({
+      where: { outcome: "failed" },
+      select: { reason: true },
+      take: 3,
+    });
     expect(failures.map((f) => f.reason)).toEqual([]);
     for (const [i, [a, b]] of pairs.entries()) {
-      expect([a.status, b.status].every((s) => s === 200 || s === 409), `call_${i}: ${a.status} ${b.status}`).toBe(true);
+      expect(
+        [a.status, b.status].every((s) => s === 200 || s === 409),
+        `call_${i}: ${a.status} ${b.status}`,
+      ).toBe(true);
       if (i % 5 !== 0) expect(a).toEqual(b);
       else expect([a.status, b.status].sort()).toEqual([200, 409]);
     }

@@ -30,25 +30,41 @@ describe.each(testBackends())("oauth messages on $provider", (backend) => {
   });
   const deliver = (message: Record<string, unknown>) => acceptToolResult(rawDelivery(message));
   const callRow = (call: { groupId: string; id: string }) =>
-    t.database.client.toolCall.findUniqueOrThrow({ where: { groupId_callKey: { groupId: call.groupId, callKey: call.id } }, select: { id: true, status: true, resultCount: true, completedAt: true, lastResultAt: true } });
+    t.database.client.toolCall.findUniqueOrThrow({
+      where: { groupId_callKey: { groupId: call.groupId, callKey: call.id } },
+      select: { id: true, status: true, resultCount: true, completedAt: true, lastResultAt: true },
+    });
 
   it("stores the URL as an oauth event, settles the call as auth_required and audits it", async () => {
     const call = await register();
     const reply = await deliver(oauth(call));
-    const expected = { status: "accepted", type: "oauth", group_id: call.groupId, id: call.id, auth_url: "https://github.com/login/oauth/authorize?client_id=abc&state=s1" };
+    const expected = {
+      status: "accepted",
+      type: "oauth",
+      group_id: call.groupId,
+      id: call.id,
+      auth_url: "https://github.com/login/oauth/authorize?client_id=abc&state=s1",
+    };
     expect(reply).toMatchObject({ status: 200, outcome: "oauth", body: expected });
     const row = await callRow(call);
     expect(row).toMatchObject({ status: "auth_required", resultCount: 0 });
     expect(row.completedAt).not.toBeNull();
     expect(row.lastResultAt).toBeNull();
-    const events = await t.database.client.event.findMany({ where: { toolCallId: row.id, kind: "oauth" }, select: { text: true, source: true } });
+    const events = await t.database.client.event.findMany({
+      where: { toolCallId: row.id, kind: "oauth" },
+      select: { text: true, source: true },
+    });
     expect(events).toEqual([{ text: expected.auth_url, source: "callback" }]);
 
     // The same message again answers alike and writes nothing new.
     const again = await deliver(oauth(call));
     expect(again).toMatchObject({ status: 200, outcome: "duplicate", body: expected });
     expect(await t.database.client.event.count({ where: { toolCallId: row.id, kind: "oauth" } })).toBe(1);
-    const outcomes = await t.database.client.delivery.findMany({ where: { toolCallId: row.id }, orderBy: { id: "asc" }, select: { outcome: true, httpStatus: true } });
+    const outcomes = await t.database.client.delivery.findMany({
+      where: { toolCallId: row.id },
+      orderBy: { id: "asc" },
+      select: { outcome: true, httpStatus: true },
+    });
     expect(outcomes).toEqual([
       { outcome: "oauth", httpStatus: 200 },
       { outcome: "duplicate", httpStatus: 200 },
@@ -58,7 +74,9 @@ describe.each(testBackends())("oauth messages on $provider", (backend) => {
   it("lets the tool answer after the user authorized, and refuses oauth once it has", async () => {
     const call = await register();
     expect((await deliver(oauth(call))).status).toBe(200);
-    const result = await deliver(toolResultMessage({ group_id: call.groupId, id: call.id, text: "Repository created." }));
+    const result = await deliver(
+      toolResultMessage({ group_id: call.groupId, id: call.id, text: "Repository created." }),
+    );
     expect(result.status).toBe(200);
     expect(await callRow(call)).toMatchObject({ status: "completed", resultCount: 1 });
     const late = await deliver(oauth(call, { auth_url: "https://github.com/login/oauth/authorize?state=s2" }));
@@ -73,7 +91,10 @@ describe.each(testBackends())("oauth messages on $provider", (backend) => {
       status: 422,
       body: { error: { code: "invalid", path: "auth_url", message: "auth_url: must be an http(s) URL" } },
     });
-    expect(await deliver({ ...oauth(call), type: "auth" })).toMatchObject({ status: 422, body: { error: { message: expect.stringContaining('type must be "tool_result" or "oauth"') } } });
+    expect(await deliver({ ...oauth(call), type: "auth" })).toMatchObject({
+      status: 422,
+      body: { error: { message: expect.stringContaining('type must be "tool_result" or "oauth"') } },
+    });
     expect((await deliver(oauth(call, { call_id: "toolu_01A" }))).status).toBe(200);
   });
 });

@@ -25,15 +25,26 @@ export function oauthContentHash(message: OAuthMessage): string {
  * result, or was cancelled, conflicts; the same oauth message again is a duplicate; a call awaiting authorization
  * may be sent a new URL (the tool started a fresh flow).
  */
-export function decideOAuth(options: { message: OAuthMessage; call: CallView | null; latestOAuthSha256: string | null; contentSha256: string }): OAuthDecision {
+export function decideOAuth(options: {
+  message: OAuthMessage;
+  call: CallView | null;
+  latestOAuthSha256: string | null;
+  contentSha256: string;
+}): OAuthDecision {
   const { message, call, latestOAuthSha256, contentSha256 } = options;
-  if (!call) return { kind: "unknown_call", reason: `No registered call "${message.id}" in thread "${message.group_id}"` };
+  if (!call)
+    return { kind: "unknown_call", reason: `No registered call "${message.id}" in thread "${message.group_id}"` };
   if (call.callId !== null && (message.call_id ?? null) !== call.callId) {
-    return { kind: "call_id_mismatch", reason: `call_id must echo the registered "${call.callId}", got ${message.call_id == null ? "none" : `"${message.call_id}"`}` };
+    return {
+      kind: "call_id_mismatch",
+      reason: `call_id must echo the registered "${call.callId}", got ${message.call_id == null ? "none" : `"${message.call_id}"`}`,
+    };
   }
   if (latestOAuthSha256 === contentSha256) return { kind: "duplicate", reason: "same oauth message as before" };
-  if (call.status === "cancelled" || call.subscription === "cancelled") return { kind: "conflict", reason: "the call was cancelled; it takes no more messages" };
-  if (call.resultCount > 0) return { kind: "conflict", reason: "the call already has a result; an oauth message no longer applies" };
+  if (call.status === "cancelled" || call.subscription === "cancelled")
+    return { kind: "conflict", reason: "the call was cancelled; it takes no more messages" };
+  if (call.resultCount > 0)
+    return { kind: "conflict", reason: "the call already has a result; an oauth message no longer applies" };
   return { kind: "accept" };
 }
 
@@ -42,7 +53,12 @@ export function storedOAuthHash(dataJson: string | null | undefined): string | n
   if (dataJson === null || dataJson === undefined) return null;
   try {
     const data: unknown = JSON.parse(dataJson);
-    return typeof data === "object" && data !== null && "content_sha256" in data && typeof data.content_sha256 === "string" ? data.content_sha256 : null;
+    return typeof data === "object" &&
+      data !== null &&
+      "content_sha256" in data &&
+      typeof data.content_sha256 === "string"
+      ? data.content_sha256
+      : null;
   } catch {
     return null;
   }

@@ -28,13 +28,19 @@ export type ParsedDelivery =
   | { ok: true; message: CallbackBody; webhookId: string | null }
   | { ok: false; outcome: DeliveryOutcome; error: AppError; webhookId: string | null };
 
-export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number; secrets: readonly string[]; now?: Date }): ParsedDelivery {
+export function parseDelivery(
+  raw: RawDelivery,
+  options: { maxBodyBytes: number; secrets: readonly string[]; now?: Date },
+): ParsedDelivery {
   if (raw.tooLarge) {
     return {
       ok: false,
       outcome: "too_large",
       webhookId: raw.signature.id,
-      error: new AppError("too_large", `Body exceeds the ${options.maxBodyBytes}-byte limit (TOOLSCOPE_MAX_BODY_BYTES)`),
+      error: new AppError(
+        "too_large",
+        `Body exceeds the ${options.maxBodyBytes}-byte limit (TOOLSCOPE_MAX_BODY_BYTES)`,
+      ),
     };
   }
   if (!isJsonContentType(raw.contentType)) {
@@ -42,15 +48,29 @@ export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number;
       ok: false,
       outcome: "unsupported_media_type",
       webhookId: raw.signature.id,
-      error: new AppError("unsupported_media_type", `Content-Type must be application/json, got ${raw.contentType ? `"${raw.contentType}"` : "none"}`),
+      error: new AppError(
+        "unsupported_media_type",
+        `Content-Type must be application/json, got ${raw.contentType ? `"${raw.contentType}"` : "none"}`,
+      ),
     };
   }
   const encoding = unsupportedEncoding(raw.contentEncoding ?? null);
   if (encoding) return { ok: false, outcome: "unsupported_media_type", webhookId: raw.signature.id, error: encoding };
   let webhookId: string | null = null;
   if (options.secrets.length > 0 && raw.authenticated !== true) {
-    const check = verifySignature({ secrets: options.secrets, headers: raw.signature, body: raw.body, now: options.now });
-    if (!check.ok) return { ok: false, outcome: "unauthorized", webhookId: raw.signature.id, error: new AppError("unauthorized", check.reason) };
+    const check = verifySignature({
+      secrets: options.secrets,
+      headers: raw.signature,
+      body: raw.body,
+      now: options.now,
+    });
+    if (!check.ok)
+      return {
+        ok: false,
+        outcome: "unauthorized",
+        webhookId: raw.signature.id,
+        error: new AppError("unauthorized", check.reason),
+      };
     webhookId = check.webhookId;
   }
   const parsed = parseJsonBody(raw.body);
@@ -59,7 +79,9 @@ export function parseDelivery(raw: RawDelivery, options: { maxBodyBytes: number;
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue ? formatIssuePath(issue.path) : "";
-    const message = issue ? `${path || "body"}: ${issue.message}` : "Body does not match the tool_result or oauth message";
+    const message = issue
+      ? `${path || "body"}: ${issue.message}`
+      : "Body does not match the tool_result or oauth message";
     return {
       ok: false,
       outcome: "invalid",

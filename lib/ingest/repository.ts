@@ -49,7 +49,8 @@ const CALL_KEYS_PER_QUERY = 500;
  */
 export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[]): Promise<CallWithLatest[]> {
   // The driver hands PostgreSQL timestamps (without time zone) back in the process's local time: read epoch ms.
-  const epochMs = (column: string) => raw(tx.provider === "postgresql" ? `(EXTRACT(EPOCH FROM c."${column}") * 1000)::float8` : `c."${column}"`);
+  const epochMs = (column: string) =>
+    raw(tx.provider === "postgresql" ? `(EXTRACT(EPOCH FROM c."${column}") * 1000)::float8` : `c."${column}"`);
   const unique = [...new Map(keys.map((key) => [JSON.stringify([key.groupId, key.callKey]), key])).values()];
   const calls: CallWithLatest[] = [];
   for (let start = 0; start < unique.length; start += CALL_KEYS_PER_QUERY) {
@@ -69,7 +70,8 @@ export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[])
 const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const flag = (value: unknown): boolean => value === true || value === 1 || value === 1n;
 const nullableFlag = (value: unknown): boolean | null => (value === null || value === undefined ? null : flag(value));
-const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const nullableNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
 function dateOrNull(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value;
@@ -203,18 +205,68 @@ export type CallbackBatchWrite = {
 };
 
 export const RESULT_COLUMNS = [
-  "toolCallId", "ordinal", "text", "textEscaped", "textSha256", "textBytes", "contentSha256", "displayAsJson", "displayKind",
-  "receivedAt", "late", "isError", "errorSource", "envelopeKind", "success", "confidence", "nextAction", "errorType",
-  "errorMessage", "errorRetryable", "errorUserMessage", "metaToolName", "metaToolVersion", "metaTraceId", "metaDurationMs",
-  "metaCached", "isMcp", "schemaStatus", "invisibleCount", "secretCount", "analysisJson",
+  "toolCallId",
+  "ordinal",
+  "text",
+  "textEscaped",
+  "textSha256",
+  "textBytes",
+  "contentSha256",
+  "displayAsJson",
+  "displayKind",
+  "receivedAt",
+  "late",
+  "isError",
+  "errorSource",
+  "envelopeKind",
+  "success",
+  "confidence",
+  "nextAction",
+  "errorType",
+  "errorMessage",
+  "errorRetryable",
+  "errorUserMessage",
+  "metaToolName",
+  "metaToolVersion",
+  "metaTraceId",
+  "metaDurationMs",
+  "metaCached",
+  "isMcp",
+  "schemaStatus",
+  "invisibleCount",
+  "secretCount",
+  "analysisJson",
 ] as const satisfies readonly (keyof NewResult)[];
 
 export const DELIVERY_COLUMNS = [
-  "receivedAt", "outcome", "httpStatus", "reason", "groupId", "callKey", "toolCallId", "resultId", "contentType", "bodyBytes",
-  "bodySha256", "rawBody", "rawBodyTruncated", "remoteAddress", "webhookId",
+  "receivedAt",
+  "outcome",
+  "httpStatus",
+  "reason",
+  "groupId",
+  "callKey",
+  "toolCallId",
+  "resultId",
+  "contentType",
+  "bodyBytes",
+  "bodySha256",
+  "rawBody",
+  "rawBodyTruncated",
+  "remoteAddress",
+  "webhookId",
 ] as const;
 
-export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "source", "occurredAt", "textEscaped", "text", "dataJson"] as const;
+export const EVENT_COLUMNS = [
+  "threadId",
+  "kind",
+  "toolCallId",
+  "resultId",
+  "source",
+  "occurredAt",
+  "textEscaped",
+  "text",
+  "dataJson",
+] as const;
 
 /**
  * Writes a decided batch; returns the ids of the new results in `results` order. SQLite: prepared INSERTs run
@@ -225,11 +277,23 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
   // already right and leaves it alone (one write of each call instead of two).
   if (tx.provider === "sqlite") writeSqliteCallUpdates(tx, write);
   const resultRows = write.results.map((r) => RESULT_COLUMNS.map((column) => r[column]));
-  const resultIds = await insertReturningIds(tx, "ToolResult", RESULT_COLUMNS, resultRows, write.results.map((r) => `${r.toolCallId}:${r.ordinal}`), `RETURNING "id", "toolCallId" || ':' || "ordinal" AS "key"`);
+  const resultIds = await insertReturningIds(
+    tx,
+    "ToolResult",
+    RESULT_COLUMNS,
+    resultRows,
+    write.results.map((r) => `${r.toolCallId}:${r.ordinal}`),
+    `RETURNING "id", "toolCallId" || ':' || "ordinal" AS "key"`,
+  );
 
   if (write.deliveries.length > 0) {
     const rows = write.deliveries.map((d) => {
-      const resultId = d.result === null ? null : "existingId" in d.result ? d.result.existingId : (resultIds[d.result.newIndex] ?? null);
+      const resultId =
+        d.result === null
+          ? null
+          : "existingId" in d.result
+            ? d.result.existingId
+            : (resultIds[d.result.newIndex] ?? null);
       const values: Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> = { ...d, resultId };
       return DELIVERY_COLUMNS.map((column) => values[column]);
     });
@@ -255,13 +319,18 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
 
   const threadIds = [...new Set(write.touchedThreads)];
   if (threadIds.length > 0) {
-    await tx.execute(sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`);
+    await tx.execute(
+      sql`UPDATE "Thread" SET "lastActivityAt" = ${write.at} WHERE "id" IN (${join(threadIds)}) AND "lastActivityAt" < ${write.at}`,
+    );
   }
   return resultIds;
 }
 
 /** The newest oauth event of each call that has one: its data holds the message's content hash. */
-export async function findLatestOAuth(tx: DriverConnection, toolCallIds: number[]): Promise<Map<number, string | null>> {
+export async function findLatestOAuth(
+  tx: DriverConnection,
+  toolCallIds: number[],
+): Promise<Map<number, string | null>> {
   if (toolCallIds.length === 0) return new Map();
   const rows = await tx.query<{ toolCallId: number | bigint; dataJson: string | null }[]>(
     sql`SELECT "toolCallId", "dataJson" FROM "Event" WHERE "kind" = 'oauth' AND "toolCallId" IN (${join(toolCallIds)}) ORDER BY "id" DESC`,
@@ -271,17 +340,34 @@ export async function findLatestOAuth(tx: DriverConnection, toolCallIds: number[
   return latest;
 }
 
-async function insertRows(tx: DriverConnection, table: string, columns: readonly string[], rows: SqlValue[][]): Promise<void> {
+async function insertRows(
+  tx: DriverConnection,
+  table: string,
+  columns: readonly string[],
+  rows: SqlValue[][],
+): Promise<void> {
   if (rows.length === 0) return;
   if (tx.provider === "sqlite") insertEach(tx, table, columns, rows, "");
   else await insertValues(tx, table, columns, rows, "");
 }
 
 /** Inserts rows and returns their ids in row order (`keys`: each row's unique key, as `returning`'s "key" spells it). */
-async function insertReturningIds(tx: DriverConnection, table: string, columns: readonly string[], rows: SqlValue[][], keys: string[], returning: string): Promise<number[]> {
+async function insertReturningIds(
+  tx: DriverConnection,
+  table: string,
+  columns: readonly string[],
+  rows: SqlValue[][],
+  keys: string[],
+  returning: string,
+): Promise<number[]> {
   if (rows.length === 0) return [];
   if (tx.provider === "sqlite") return insertEach(tx, table, columns, rows, "").map((id) => Number(id));
-  const idByKey = new Map((await insertValues<{ id: number; key: string }[]>(tx, table, columns, rows, returning)).map((row) => [row.key, Number(row.id)]));
+  const idByKey = new Map(
+    (await insertValues<{ id: number; key: string }[]>(tx, table, columns, rows, returning)).map((row) => [
+      row.key,
+      Number(row.id),
+    ]),
+  );
   return keys.map((key) => {
     const id = idByKey.get(key);
     if (id === undefined) throw new Error(`${table} row ${key} was not returned by the insert`);
@@ -292,5 +378,12 @@ async function insertReturningIds(tx: DriverConnection, table: string, columns: 
 /** Records deliveries that never reached a call (rejected before routing, or a failed batch). */
 export async function insertDeliveries(tx: DriverConnection, deliveries: NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
-  await writeCallbackBatch(tx, { at: new Date(), results: [], deliveries, callUpdates: [], events: [], touchedThreads: [] });
+  await writeCallbackBatch(tx, {
+    at: new Date(),
+    results: [],
+    deliveries,
+    callUpdates: [],
+    events: [],
+    touchedThreads: [],
+  });
 }

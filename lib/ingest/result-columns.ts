@@ -6,7 +6,13 @@ import { storableText } from "../results/text-codec.ts";
 
 export type ResultSummary = {
   envelope: { kind: string; problems: string[]; location: string | null; sourceCount: number } | null;
-  mcp: { blockTypes: string[]; isError: boolean; hasStructuredContent: boolean; problems: string[]; warnings: string[] } | null;
+  mcp: {
+    blockTypes: string[];
+    isError: boolean;
+    hasStructuredContent: boolean;
+    problems: string[];
+    warnings: string[];
+  } | null;
   schema: ResultAnalysis["schemaValidation"];
   schemaTarget: ResultAnalysis["schemaTarget"];
   display: { kind: string; index: number | null; skipped: number };
@@ -66,7 +72,8 @@ export function analysisColumns(analysis: ResultAnalysis) {
     errorSource: analysis.errorSource,
     envelopeKind: analysis.envelope.kind === "none" ? null : analysis.envelope.kind,
     success: envelope?.success ?? null,
-    confidence: typeof envelope?.confidence === "number" && Number.isFinite(envelope.confidence) ? envelope.confidence : null,
+    confidence:
+      typeof envelope?.confidence === "number" && Number.isFinite(envelope.confidence) ? envelope.confidence : null,
     nextAction: envelope?.nextAction ?? null,
     errorType: column(error?.type),
     errorMessage: column(error?.message),
@@ -75,7 +82,10 @@ export function analysisColumns(analysis: ResultAnalysis) {
     metaToolName: column(envelope?.meta?.toolName),
     metaToolVersion: column(envelope?.meta?.toolVersion),
     metaTraceId: column(envelope?.meta?.traceId),
-    metaDurationMs: typeof envelope?.meta?.durationMs === "number" && Number.isFinite(envelope.meta.durationMs) ? envelope.meta.durationMs : null,
+    metaDurationMs:
+      typeof envelope?.meta?.durationMs === "number" && Number.isFinite(envelope.meta.durationMs)
+        ? envelope.meta.durationMs
+        : null,
     metaCached: envelope?.meta?.cached ?? null,
     isMcp: analysis.mcp.kind === "mcp",
     schemaStatus: analysis.schemaValidation.status,

@@ -38,7 +38,9 @@ export function identifier(max = ID_MAX) {
     .min(1)
     .max(max)
     .refine(isStorableAsIs, { message: "must not contain NUL or unpaired surrogate characters" })
-    .refine((value) => utf8.encode(value).length <= identifierMaxBytes(max), { message: `must be at most ${identifierMaxBytes(max)} bytes in UTF-8` });
+    .refine((value) => utf8.encode(value).length <= identifierMaxBytes(max), {
+      message: `must be at most ${identifierMaxBytes(max)} bytes in UTF-8`,
+    });
 }
 
 /**
@@ -49,7 +51,11 @@ export const INT32_MAX = 2_147_483_647;
 
 /** A model turn index (a row's step): a whole number from 0 to INT32_MAX. */
 export function stepNumber() {
-  return z.number().int().min(0).max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
+  return z
+    .number()
+    .int()
+    .min(0)
+    .max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
 }
 
 /**
@@ -73,7 +79,9 @@ export function isDotSegment(value: string): boolean {
 
 /** A thread's group_id: an identifier that a URL can address. */
 export function groupIdentifier(max = ID_MAX) {
-  return identifier(max).refine((value) => !isDotSegment(value), { message: 'must not be "." or ".." (no URL can address such a thread)' });
+  return identifier(max).refine((value) => !isDotSegment(value), {
+    message: 'must not be "." or ".." (no URL can address such a thread)',
+  });
 }
 
 export const displaySegmentSchema = z
@@ -88,10 +96,17 @@ export const callbackMessageSchema = z
     type: z.literal("tool_result", { error: 'type must be "tool_result"' }),
     group_id: groupIdentifier().describe("Conversation thread identifier of the original invocation"),
     id: identifier().describe("Tool call identifier of the original invocation"),
-    call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
+    call_id: identifier()
+      .nullable()
+      .optional()
+      .describe("Secondary call identifier; echoed when the invocation had one"),
     text: z.string().describe("Result content: plain text or JSON-encoded data, stored byte-for-byte"),
     display_as: z.array(displaySegmentSchema).nullable().optional().describe("Display segments for human-facing UIs"),
-    subscription: z.boolean().nullable().optional().describe("true: this call started a subscription; later results append"),
+    subscription: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe("true: this call started a subscription; later results append"),
   })
   .meta({ id: "ToolResultMessage" });
 
@@ -117,7 +132,10 @@ export const oauthMessageSchema = z
     type: z.literal("oauth", { error: 'type must be "tool_result" or "oauth"' }),
     group_id: groupIdentifier().describe("Conversation thread identifier of the original invocation"),
     id: identifier().describe("Tool call identifier of the original invocation"),
-    call_id: identifier().nullable().optional().describe("Secondary call identifier; echoed when the invocation had one"),
+    call_id: identifier()
+      .nullable()
+      .optional()
+      .describe("Secondary call identifier; echoed when the invocation had one"),
     auth_url: z
       .string()
       .max(8192)
@@ -130,7 +148,9 @@ export const oauthMessageSchema = z
 export type OAuthMessage = z.infer<typeof oauthMessageSchema>;
 
 /** What POST /api/callback accepts: a tool_result or an oauth message. */
-export const callbackBodySchema = z.discriminatedUnion("type", [callbackMessageSchema, oauthMessageSchema], { error: 'type must be "tool_result" or "oauth"' });
+export const callbackBodySchema = z.discriminatedUnion("type", [callbackMessageSchema, oauthMessageSchema], {
+  error: 'type must be "tool_result" or "oauth"',
+});
 export type CallbackBody = CallbackMessage | OAuthMessage;
 
 export const acceptedOAuthSchema = z

@@ -21,15 +21,31 @@ function callbackWriter(): CallbackWriter {
 }
 
 /** POST /api/callback: the whole protocol for one delivery. Resolves after the audit row (and result) are durable. */
-export async function acceptToolResult(raw: RawDelivery, writer: CallbackWriter = callbackWriter()): Promise<CallbackReply> {
+export async function acceptToolResult(
+  raw: RawDelivery,
+  writer: CallbackWriter = callbackWriter(),
+): Promise<CallbackReply> {
   const settings = config();
   const parsed = parseDelivery(raw, { maxBodyBytes: settings.maxBodyBytes, secrets: settings.callbackSecrets });
   if (!parsed.ok) {
-    return writer.submit({ kind: "rejected", raw, outcome: parsed.outcome, error: parsed.error, webhookId: parsed.webhookId });
+    return writer.submit({
+      kind: "rejected",
+      raw,
+      outcome: parsed.outcome,
+      error: parsed.error,
+      webhookId: parsed.webhookId,
+    });
   }
   const { message } = parsed;
   if (message.type === "oauth") {
-    return writer.submit({ kind: "oauth", raw, message, webhookId: parsed.webhookId, contentSha256: oauthContentHash(message), bodySha256: sha256Hex(raw.body) });
+    return writer.submit({
+      kind: "oauth",
+      raw,
+      message,
+      webhookId: parsed.webhookId,
+      contentSha256: oauthContentHash(message),
+      bodySha256: sha256Hex(raw.body),
+    });
   }
   return writer.submit({
     kind: "routed",

@@ -14,14 +14,36 @@ describe("webhook signatures", () => {
 
   const body = Buffer.from('{"type":"tool_result","group_id":"g","id":"c","text":"é"}');
   const headers = signatureHeaders(secret, body, { webhookId: "msg_1", now });
-  const check = (overrides: Partial<{ id: string | null; timestamp: string | null; signature: string | null }> = {}, b: Uint8Array = body, secrets = [secret], at = now) =>
-    verifySignature({ secrets, headers: { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"], ...overrides }, body: b, now: at });
+  const check = (
+    overrides: Partial<{ id: string | null; timestamp: string | null; signature: string | null }> = {},
+    b: Uint8Array = body,
+    secrets = [secret],
+    at = now,
+  ) =>
+    verifySignature({
+      secrets,
+      headers: {
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        ...overrides,
+      },
+      body: b,
+      now: at,
+    });
 
   it("accepts the signature it made", () => expect(check()).toEqual({ ok: true, webhookId: "msg_1" }));
-  it("rejects a body changed by one byte", () => expect(check({}, Buffer.from(body.toString().replace("é", "e")))).toMatchObject({ ok: false }));
+  it("rejects a body changed by one byte", () =>
+    expect(check({}, Buffer.from(body.toString().replace("é", "e")))).toMatchObject({ ok: false }));
   it("rejects stale and future timestamps beyond five minutes", () => {
-    expect(check({}, body, [secret], new Date(now.getTime() + 5 * 60_000 + 1000))).toMatchObject({ ok: false, reason: expect.stringContaining("old") });
-    expect(check({}, body, [secret], new Date(now.getTime() - 5 * 60_000 - 1000))).toMatchObject({ ok: false, reason: expect.stringContaining("future") });
+    expect(check({}, body, [secret], new Date(now.getTime() + 5 * 60_000 + 1000))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("old"),
+    });
+    expect(check({}, body, [secret], new Date(now.getTime() - 5 * 60_000 - 1000))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("future"),
+    });
     expect(check({}, body, [secret], new Date(now.getTime() + 4 * 60_000)).ok).toBe(true);
   });
   it("accepts any of several signatures and any of several secrets", () => {
@@ -31,5 +53,9 @@ describe("webhook signatures", () => {
     expect(check({}, body, [other, secret]).ok).toBe(true);
     expect(check({}, body, [other]).ok).toBe(false);
   });
-  it("names missing headers", () => expect(check({ id: null, signature: null })).toEqual({ ok: false, reason: "missing signature header(s): webhook-id, webhook-signature" }));
+  it("names missing headers", () =>
+    expect(check({ id: null, signature: null })).toEqual({
+      ok: false,
+      reason: "missing signature header(s): webhook-id, webhook-signature",
+    }));
 });

@@ -6,7 +6,9 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 
 /** A secret as Standard Webhooks writes it (`whsec_<base64>`), or any other string used as raw key bytes. */
 export function secretKey(secret: string): Buffer {
-  return secret.startsWith("whsec_") ? Buffer.from(secret.slice("whsec_".length), "base64") : Buffer.from(secret, "utf8");
+  return secret.startsWith("whsec_")
+    ? Buffer.from(secret.slice("whsec_".length), "base64")
+    : Buffer.from(secret, "utf8");
 }
 
 export function signPayload(secret: string, webhookId: string, timestamp: number, body: Uint8Array | string): string {
@@ -16,7 +18,11 @@ export function signPayload(secret: string, webhookId: string, timestamp: number
   return `v1,${hmac.digest("base64")}`;
 }
 
-export function signatureHeaders(secret: string, body: Uint8Array | string, options: { webhookId?: string; now?: Date } = {}) {
+export function signatureHeaders(
+  secret: string,
+  body: Uint8Array | string,
+  options: { webhookId?: string; now?: Date } = {},
+) {
   const webhookId = options.webhookId ?? `msg_${crypto.randomUUID()}`;
   const timestamp = Math.floor((options.now ?? new Date()).getTime() / 1000);
   return {
@@ -36,14 +42,19 @@ export function verifySignature(options: {
 }): SignatureCheck {
   const { id, timestamp, signature } = options.headers;
   if (!id || !timestamp || !signature) {
-    const missing = [!id && "webhook-id", !timestamp && "webhook-timestamp", !signature && "webhook-signature"].filter(Boolean);
+    const missing = [!id && "webhook-id", !timestamp && "webhook-timestamp", !signature && "webhook-signature"].filter(
+      Boolean,
+    );
     return { ok: false, reason: `missing signature header(s): ${missing.join(", ")}` };
   }
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: "webhook-timestamp must be Unix seconds" };
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const skew = nowSeconds - Number(timestamp);
   if (Math.abs(skew) > TIMESTAMP_TOLERANCE_SECONDS) {
-    return { ok: false, reason: `webhook-timestamp is ${Math.abs(skew)} s ${skew > 0 ? "old" : "in the future"} (tolerance ${TIMESTAMP_TOLERANCE_SECONDS} s)` };
+    return {
+      ok: false,
+      reason: `webhook-timestamp is ${Math.abs(skew)} s ${skew > 0 ? "old" : "in the future"} (tolerance ${TIMESTAMP_TOLERANCE_SECONDS} s)`,
+    };
   }
   const candidates = signature
     .split(" ")

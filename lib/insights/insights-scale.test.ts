@@ -11,7 +11,12 @@ describe.each(testBackends())("insights at scale on $provider", (backend) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await useTestDatabase(backend);
-    await seedBulk(t.database, { calls: CALLS, callsPerThread: 100, prefix: "scale", start: new Date("2026-05-01T00:00:00Z") });
+    await seedBulk(t.database, {
+      calls: CALLS,
+      callsPerThread: 100,
+      prefix: "scale",
+      start: new Date("2026-05-01T00:00:00Z"),
+    });
   });
   afterAll(async () => {
     await t.cleanup();

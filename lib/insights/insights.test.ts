@@ -23,14 +23,42 @@ describe.each(testBackends())("insights on $provider", (backend) => {
       await seed.deliver({ group_id: "g", id: `c${n}`, text }, { receivedAt: at(n * 10_000 + durationMs) });
     };
     for (const confidence of [0.95, 1, 0.8, 0.79, 0.5, 0.49, 0, 1.7]) {
-      await result("search_docs", seed.envelope({ confidence, nextAction: confidence < 0.5 ? "ask_user" : "continue", meta }), 100);
+      await result(
+        "search_docs",
+        seed.envelope({ confidence, nextAction: confidence < 0.5 ? "ask_user" : "continue", meta }),
+        100,
+      );
     }
-    await result("search_docs", seed.envelope({ success: false, confidence: 0, nextAction: "retry", error: { type: "timeout", message: "upstream", retryable: true }, meta }), 100);
+    await result(
+      "search_docs",
+      seed.envelope({
+        success: false,
+        confidence: 0,
+        nextAction: "retry",
+        error: { type: "timeout", message: "upstream", retryable: true },
+        meta,
+      }),
+      100,
+    );
     await result("deploy", "Error: permission denied for prod", 400);
-    await result("deploy", seed.envelope({ success: false, confidence: 0, nextAction: "stop", error: { type: "permission_denied", message: "no", retryable: false }, meta }), 400);
+    await result(
+      "deploy",
+      seed.envelope({
+        success: false,
+        confidence: 0,
+        nextAction: "stop",
+        error: { type: "permission_denied", message: "no", retryable: false },
+        meta,
+      }),
+      400,
+    );
     await result("get_weather", JSON.stringify({ content: [{ type: "text", text: "boom" }], isError: true }), 50);
     // meta.durationMs wins over the wall-clock duration.
-    await result("get_weather", seed.envelope({ meta: { toolName: "w", toolVersion: "1", traceId: "x", durationMs: 7, cached: true } }), 5000);
+    await result(
+      "get_weather",
+      seed.envelope({ meta: { toolName: "w", toolVersion: "1", traceId: "x", durationMs: 7, cached: true } }),
+      5000,
+    );
     await seed.call({ group_id: "g", id: "late", name: "deploy", occurred_at: at(0).toISOString(), timeout_ms: 1000 });
     await sweepTimedOutCalls({ now: at(60_000) });
   });
@@ -41,8 +69,30 @@ describe.each(testBackends())("insights on $provider", (backend) => {
   it("buckets confidences by tenths, each bucket one band, 1.0 in the top bucket", async () => {
     const { confidence, results } = await getInsights();
     const counts = Object.fromEntries(confidence.buckets.map((b) => [b.from.toFixed(1), b.count]));
-    expect(counts).toEqual({ "0.0": 3, "0.1": 0, "0.2": 0, "0.3": 0, "0.4": 1, "0.5": 1, "0.6": 0, "0.7": 1, "0.8": 1, "0.9": 3 });
-    expect(confidence.buckets.map((b) => b.band)).toEqual(["low", "low", "low", "low", "low", "medium", "medium", "medium", "high", "high"]);
+    expect(counts).toEqual({
+      "0.0": 3,
+      "0.1": 0,
+      "0.2": 0,
+      "0.3": 0,
+      "0.4": 1,
+      "0.5": 1,
+      "0.6": 0,
+      "0.7": 1,
+      "0.8": 1,
+      "0.9": 3,
+    });
+    expect(confidence.buckets.map((b) => b.band)).toEqual([
+      "low",
+      "low",
+      "low",
+      "low",
+      "low",
+      "medium",
+      "medium",
+      "medium",
+      "high",
+      "high",
+    ]);
     expect(confidence.outOfRange).toBe(1);
     expect(confidence.total).toBe(11);
     expect(confidence.bands.map((b) => [b.band, b.count])).toEqual([
@@ -67,7 +117,15 @@ describe.each(testBackends())("insights on $provider", (backend) => {
   it("groups error types by tool, including calls whose deadline passed", async () => {
     const { errorsByTool, errorTypes } = await getInsights();
     expect(errorsByTool).toEqual([
-      { toolName: "deploy", total: 3, types: expect.arrayContaining([{ type: "permission_denied", count: 1 }, { type: '"Error: " text', count: 1 }, { type: DEADLINE_PASSED, count: 1 }]) },
+      {
+        toolName: "deploy",
+        total: 3,
+        types: expect.arrayContaining([
+          { type: "permission_denied", count: 1 },
+          { type: '"Error: " text', count: 1 },
+          { type: DEADLINE_PASSED, count: 1 },
+        ]),
+      },
       { toolName: "get_weather", total: 1, types: [{ type: "MCP isError", count: 1 }] },
       { toolName: "search_docs", total: 1, types: [{ type: "timeout", count: 1 }] },
     ]);

@@ -36,8 +36,21 @@ function errorGroup(json: string, count: number): ErrorGroup | null {
  * columns), so each bar drills into /calls with exactly these calls.
  */
 export async function readInsightsTallies(db: ModelClient): Promise<InsightsTallies> {
-  const rows = await db.rowTally.findMany({ where: { OR: [{ key: { startsWith: "results" } }, { key: { startsWith: ERROR } }, { key: { startsWith: TIMED_OUT } }] }, select: { key: true, count: true } });
-  const tallies: InsightsTallies = { results: 0, withoutEnvelope: 0, confidenceTenths: Array.from({ length: 10 }, () => 0), confidenceOutOfRange: 0, nextActions: new Map(), errors: [], timedOutByTool: new Map() };
+  const rows = await db.rowTally.findMany({
+    where: {
+      OR: [{ key: { startsWith: "results" } }, { key: { startsWith: ERROR } }, { key: { startsWith: TIMED_OUT } }],
+    },
+    select: { key: true, count: true },
+  });
+  const tallies: InsightsTallies = {
+    results: 0,
+    withoutEnvelope: 0,
+    confidenceTenths: Array.from({ length: 10 }, () => 0),
+    confidenceOutOfRange: 0,
+    nextActions: new Map(),
+    errors: [],
+    timedOutByTool: new Map(),
+  };
   for (const { key, count } of rows) {
     if (count <= 0) continue;
     if (key === "results") tallies.results = count;
@@ -65,7 +78,9 @@ export type FinishedCall = { toolName: string; requestedAt: Date; finishedAt: Da
  * SQLite's limit (~1,000 finished calls) the page answered 500 (issue 13).
  */
 export async function findFinishedCalls(db: ModelClient, limit: number): Promise<FinishedCall[]> {
-  const rows = await db.$queryRaw<{ toolName: string; requestedAt: Date; completedAt: Date; receivedAt: Date | null; metaDurationMs: number | null }[]>`
+  const rows = await db.$queryRaw<
+    { toolName: string; requestedAt: Date; completedAt: Date; receivedAt: Date | null; metaDurationMs: number | null }[]
+  >`
     SELECT c."toolName" AS "toolName", c."requestedAt" AS "requestedAt", c."completedAt" AS "completedAt",
       r."receivedAt" AS "receivedAt", r."metaDurationMs" AS "metaDurationMs"
     FROM (SELECT "id", "toolName", "requestedAt", "completedAt" FROM "ToolCall" WHERE "completedAt" IS NOT NULL ORDER BY "id" DESC LIMIT ${limit}) c

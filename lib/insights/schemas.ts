@@ -22,7 +22,14 @@ export type NextActionCount = { action: string; count: number };
 
 export type ToolErrors = { toolName: string; total: number; types: { type: string; count: number }[] };
 
-export type ToolDuration = { toolName: string; samples: number; p50Ms: number; p95Ms: number; maxMs: number; fromMeta: number };
+export type ToolDuration = {
+  toolName: string;
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  fromMeta: number;
+};
 
 export type InsightsData = {
   generatedAt: string;

@@ -5,7 +5,13 @@ import { getDatabase, type Database } from "../db/client.ts";
 import { confidenceBand, NEXT_ACTIONS } from "../results/envelope.ts";
 import { BAND_ADVICE } from "../results/verdict.ts";
 import { percentile } from "./percentile.ts";
-import { findFinishedCalls, readInsightsTallies, type ErrorGroup, type FinishedCall, type InsightsTallies } from "./repository.ts";
+import {
+  findFinishedCalls,
+  readInsightsTallies,
+  type ErrorGroup,
+  type FinishedCall,
+  type InsightsTallies,
+} from "./repository.ts";
 import type { ConfidenceBucket, ConfidenceDistribution, InsightsData, ToolDuration, ToolErrors } from "./schemas.ts";
 
 export const DURATION_SAMPLE_LIMIT = 5000;
@@ -14,9 +20,16 @@ const BUCKETS = 10;
 /** The error type shown for calls whose deadline passed with no result (they have no result to carry a type). */
 export const DEADLINE_PASSED = "deadline passed";
 
-function confidenceDistribution(tallies: Pick<InsightsTallies, "confidenceTenths" | "confidenceOutOfRange">): ConfidenceDistribution {
+function confidenceDistribution(
+  tallies: Pick<InsightsTallies, "confidenceTenths" | "confidenceOutOfRange">,
+): ConfidenceDistribution {
   // Bucket edges are tenths, so the seed's band edges (0.5, 0.8) are bucket edges and each bucket has one band.
-  const buckets: ConfidenceBucket[] = Array.from({ length: BUCKETS }, (_, i) => ({ from: i / BUCKETS, to: (i + 1) / BUCKETS, count: tallies.confidenceTenths[i] ?? 0, band: confidenceBand(i / BUCKETS).band }));
+  const buckets: ConfidenceBucket[] = Array.from({ length: BUCKETS }, (_, i) => ({
+    from: i / BUCKETS,
+    to: (i + 1) / BUCKETS,
+    count: tallies.confidenceTenths[i] ?? 0,
+    band: confidenceBand(i / BUCKETS).band,
+  }));
   const outOfRange = tallies.confidenceOutOfRange;
   // The advice is the verdict's (lib/results/verdict), word for word, so the call page and Insights say the same.
   const bands = (["high", "medium", "low"] as const).map((band) => ({
@@ -38,7 +51,10 @@ export function errorTypeOf(group: Pick<ErrorGroup, "errorType" | "errorSource">
   return "error";
 }
 
-export function summarizeErrors(groups: ErrorGroup[], timedOut: Map<string, number>): { errorsByTool: ToolErrors[]; errorTypes: string[] } {
+export function summarizeErrors(
+  groups: ErrorGroup[],
+  timedOut: Map<string, number>,
+): { errorsByTool: ToolErrors[]; errorTypes: string[] } {
   const byTool = new Map<string, Map<string, number>>();
   const add = (tool: string, type: string, count: number) => {
     const types = byTool.get(tool) ?? new Map<string, number>();
@@ -48,7 +64,8 @@ export function summarizeErrors(groups: ErrorGroup[], timedOut: Map<string, numb
   for (const group of groups) add(group.toolName, errorTypeOf(group), group.count);
   for (const [tool, count] of timedOut) add(tool, DEADLINE_PASSED, count);
   const typeTotals = new Map<string, number>();
-  for (const types of byTool.values()) for (const [type, count] of types) typeTotals.set(type, (typeTotals.get(type) ?? 0) + count);
+  for (const types of byTool.values())
+    for (const [type, count] of types) typeTotals.set(type, (typeTotals.get(type) ?? 0) + count);
   const errorTypes = [...typeTotals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([type]) => type);
   const errorsByTool = [...byTool]
     .map(([toolName, types]) => ({
@@ -65,7 +82,8 @@ export function summarizeErrors(groups: ErrorGroup[], timedOut: Map<string, numb
 
 /** A call's duration: the tool's own meta.durationMs when it reported one, else first result − request time. */
 export function durationOf(call: FinishedCall): number | null {
-  if (call.metaDurationMs !== null && Number.isFinite(call.metaDurationMs) && call.metaDurationMs >= 0) return call.metaDurationMs;
+  if (call.metaDurationMs !== null && Number.isFinite(call.metaDurationMs) && call.metaDurationMs >= 0)
+    return call.metaDurationMs;
   const ms = call.finishedAt.getTime() - call.requestedAt.getTime();
   // A runtime clock ahead of ours (occurred_at in our future) would give a negative duration: not a measurement.
   return ms >= 0 ? ms : null;
@@ -84,7 +102,14 @@ export function summarizeDurations(calls: FinishedCall[], limit: number): ToolDu
   return [...byTool]
     .map(([toolName, { durations, fromMeta }]) => {
       const sorted = durations.sort((a, b) => a - b);
-      return { toolName, samples: sorted.length, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted[sorted.length - 1] ?? 0, fromMeta };
+      return {
+        toolName,
+        samples: sorted.length,
+        p50Ms: percentile(sorted, 50),
+        p95Ms: percentile(sorted, 95),
+        maxMs: sorted[sorted.length - 1] ?? 0,
+        fromMeta,
+      };
     })
     .sort((a, b) => b.p95Ms - a.p95Ms || b.p50Ms - a.p50Ms || a.toolName.localeCompare(b.toolName))
     .slice(0, limit);
@@ -93,7 +118,10 @@ export function summarizeDurations(calls: FinishedCall[], limit: number): ToolDu
 export async function getInsights(options: { database?: Database; now?: Date } = {}): Promise<InsightsData> {
   const database = options.database ?? (await getDatabase());
   // Two reads: the tallies (a few dozen rows) and the newest finished calls (bounded by the primary key).
-  const [tallies, finished] = await Promise.all([readInsightsTallies(database.client), findFinishedCalls(database.client, DURATION_SAMPLE_LIMIT)]);
+  const [tallies, finished] = await Promise.all([
+    readInsightsTallies(database.client),
+    findFinishedCalls(database.client, DURATION_SAMPLE_LIMIT),
+  ]);
   const confidence = confidenceDistribution(tallies);
   // Every defined action, in the seed's order, even at zero: an absent bar is information too.
   const nextActions = NEXT_ACTIONS.map((action) => ({ action, count: tallies.nextActions.get(action) ?? 0 }));

@@ -22,7 +22,8 @@ export const pruneEndpoint = endpoint({
   access: "admin",
   async handle(request) {
     // JSON only: a cross-site form or no-cors fetch cannot send it without a preflight.
-    if (!isJsonContentType(request.headers.get("content-type"))) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+    if (!isJsonContentType(request.headers.get("content-type")))
+      throw new AppError("unsupported_media_type", "Content-Type must be application/json");
     const read = await request.readBody(64 * 1024);
     if (read.tooLarge) throw new AppError("too_large", "A prune request is a small JSON object");
     const text = read.body.length === 0 ? Buffer.from("{}") : read.body;
@@ -31,9 +32,17 @@ export const pruneEndpoint = endpoint({
     const body = pruneRequestSchema.safeParse(parsed.value);
     if (!body.success) {
       const issue = body.error.issues[0];
-      throw new AppError("invalid", issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "invalid prune request", { path: issue?.path.join(".") || undefined });
+      throw new AppError(
+        "invalid",
+        issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "invalid prune request",
+        { path: issue?.path.join(".") || undefined },
+      );
     }
-    const report = await prune({ dryRun: body.data.dry_run ?? false, days: body.data.days, maxBytes: body.data.max_bytes });
+    const report = await prune({
+      dryRun: body.data.dry_run ?? false,
+      days: body.data.days,
+      maxBytes: body.data.max_bytes,
+    });
     return jsonReply(200, report);
   },
 });

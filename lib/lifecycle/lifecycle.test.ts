@@ -31,7 +31,11 @@ function otlpExport(traceId: string, conversation: string): Uint8Array {
     ],
     status: { code: 1 },
   };
-  return Buffer.from(JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "test" }, spans: [span] }] }] }));
+  return Buffer.from(
+    JSON.stringify({
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "test" }, spans: [span] }] }],
+    }),
+  );
 }
 
 describe.each(testBackends())("retention on $provider", (backend) => {
@@ -40,11 +44,35 @@ describe.each(testBackends())("retention on $provider", (backend) => {
   const tables = async () => Object.fromEntries((await rowsPerTable(t.database.client)).map((r) => [r.table, r.rows]));
 
   async function seedThread(group: string, calls: number, ageDays: number) {
-    const events = Array.from({ length: calls }, (_, i) => ({ type: "tool_call", group_id: group, id: `c${i}`, name: "work", arguments: "x".repeat(200) }));
+    const events = Array.from({ length: calls }, (_, i) => ({
+      type: "tool_call",
+      group_id: group,
+      id: `c${i}`,
+      name: "work",
+      arguments: "x".repeat(200),
+    }));
     await recordEvents([...events, { type: "output_text", group_id: group, text: "done" }], { database: t.database });
-    for (let i = 0; i < calls; i++) await acceptToolResult(rawDelivery({ type: "tool_result", group_id: group, id: `c${i}`, text: `result ${i} ${"y".repeat(2000)}` }), writer);
-    await acceptToolResult(rawDelivery({ type: "tool_result", group_id: group, id: "nope", text: "unknown call" }), writer);
-    await acceptTraceExport({ decoded: decodeJsonExport(otlpExport(group.padEnd(32, "0").slice(0, 32).replace(/[^0-9a-f]/g, "a"), group)), database: t.database });
+    for (let i = 0; i < calls; i++)
+      await acceptToolResult(
+        rawDelivery({ type: "tool_result", group_id: group, id: `c${i}`, text: `result ${i} ${"y".repeat(2000)}` }),
+        writer,
+      );
+    await acceptToolResult(
+      rawDelivery({ type: "tool_result", group_id: group, id: "nope", text: "unknown call" }),
+      writer,
+    );
+    await acceptTraceExport({
+      decoded: decodeJsonExport(
+        otlpExport(
+          group
+            .padEnd(32, "0")
+            .slice(0, 32)
+            .replace(/[^0-9a-f]/g, "a"),
+          group,
+        ),
+      ),
+      database: t.database,
+    });
     if (ageDays > 0) {
       const then = new Date(Date.now() - ageDays * DAY);
       await t.database.client.thread.update({ where: { groupId: group }, data: { lastActivityAt: then } });
@@ -78,14 +106,23 @@ describe.each(testBackends())("retention on $provider", (backend) => {
   });
 
   it("removes whole old threads in small steps while callbacks keep arriving, and nothing recent", async () => {
-    const recentBefore = await t.database.client.thread.findUniqueOrThrow({ where: { groupId: "recent" }, include: { calls: { include: { results: true } }, events: true } });
+    const recentBefore = await t.database.client.thread.findUniqueOrThrow({
+      where: { groupId: "recent" },
+      include: { calls: { include: { results: true } }, events: true },
+    });
     // Load during the prune: calls registered and answered in the recent thread, all acknowledged.
     let loading = true;
     const acknowledged: string[] = [];
     const load = (async () => {
       for (let i = 0; loading || i < 5; i++) {
-        await recordEvents({ type: "tool_call", group_id: "recent", id: `live${i}`, name: "work" }, { database: t.database });
-        const reply = await acceptToolResult(rawDelivery({ type: "tool_result", group_id: "recent", id: `live${i}`, text: `live ${i}` }), writer);
+        await recordEvents(
+          { type: "tool_call", group_id: "recent", id: `live${i}`, name: "work" },
+          { database: t.database },
+        );
+        const reply = await acceptToolResult(
+          rawDelivery({ type: "tool_result", group_id: "recent", id: `live${i}`, text: `live ${i}` }),
+          writer,
+        );
         if (reply.status === 200) acknowledged.push(`live${i}`);
       }
     })();
@@ -104,8 +141,12 @@ describe.each(testBackends())("retention on $provider", (backend) => {
       expect(await t.database.client.otelTrace.count({ where: { groupId: group } })).toBe(0);
     }
     // Everything of the recent thread is intact, and every acknowledged live result is stored.
-    const recentAfter = await t.database.client.thread.findUniqueOrThrow({ where: { groupId: "recent" }, include: { calls: { include: { results: true } }, events: true } });
-    for (const call of recentBefore.calls) expect(recentAfter.calls.find((c) => c.id === call.id)?.results).toEqual(call.results);
+    const recentAfter = await t.database.client.thread.findUniqueOrThrow({
+      where: { groupId: "recent" },
+      include: { calls: { include: { results: true } }, events: true },
+    });
+    for (const call of recentBefore.calls)
+      expect(recentAfter.calls.find((c) => c.id === call.id)?.results).toEqual(call.results);
     expect(recentAfter.events.slice(0, recentBefore.events.length)).toEqual(recentBefore.events);
     expect(acknowledged.length).toBeGreaterThanOrEqual(5);
     for (const id of acknowledged) expect(recentAfter.calls.find((c) => c.callKey === id)?.resultCount).toBe(1);

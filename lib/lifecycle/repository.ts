@@ -12,7 +12,11 @@ export const CHUNK = 500;
 export type ThreadRow = { id: number; groupId: string; lastActivityAt: Date; estimatedBytes?: number };
 
 type RawThread = { id: number | bigint; groupId: string; lastActivityAt: Date | string | number };
-const toThread = (row: RawThread): ThreadRow => ({ id: Number(row.id), groupId: row.groupId, lastActivityAt: new Date(row.lastActivityAt) });
+const toThread = (row: RawThread): ThreadRow => ({
+  id: Number(row.id),
+  groupId: row.groupId,
+  lastActivityAt: new Date(row.lastActivityAt),
+});
 
 /** Threads whose last activity is before `cutoff`, oldest first. */
 export async function expiredThreads(db: ModelClient, cutoff: Date, limit: number): Promise<ThreadRow[]> {
@@ -24,7 +28,9 @@ export async function expiredThreads(db: ModelClient, cutoff: Date, limit: numbe
 
 /** The oldest threads (by last activity), for size-based retention. */
 export async function oldestThreads(db: ModelClient, limit: number, offset = 0): Promise<ThreadRow[]> {
-  const rows = await db.$queryRaw<RawThread[]>(sql`SELECT "id", "groupId", "lastActivityAt" FROM "Thread" ORDER BY "lastActivityAt", "id" LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await db.$queryRaw<RawThread[]>(
+    sql`SELECT "id", "groupId", "lastActivityAt" FROM "Thread" ORDER BY "lastActivityAt", "id" LIMIT ${limit} OFFSET ${offset}`,
+  );
   return rows.map(toThread);
 }
 
@@ -46,12 +52,21 @@ function threadSteps(thread: ThreadRow): { table: string; where: Sql }[] {
   const stillExpired = sql`EXISTS (SELECT 1 FROM "Thread" t0 WHERE t0."id" = ${thread.id} AND t0."lastActivityAt" <= ${thread.lastActivityAt})`;
   return [
     { table: "Delivery", where: sql`"groupId" = ${thread.groupId} AND ${stillExpired}` },
-    { table: "OtelSpan", where: sql`"traceId" IN (SELECT "traceId" FROM "OtelTrace" WHERE "groupId" = ${thread.groupId}) AND ${stillExpired}` },
+    {
+      table: "OtelSpan",
+      where: sql`"traceId" IN (SELECT "traceId" FROM "OtelTrace" WHERE "groupId" = ${thread.groupId}) AND ${stillExpired}`,
+    },
     { table: "OtelTrace", where: sql`"groupId" = ${thread.groupId} AND ${stillExpired}` },
     { table: "Event", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
-    { table: "ToolResult", where: sql`"toolCallId" IN (SELECT "id" FROM "ToolCall" WHERE "threadId" = ${thread.id}) AND ${stillExpired}` },
+    {
+      table: "ToolResult",
+      where: sql`"toolCallId" IN (SELECT "id" FROM "ToolCall" WHERE "threadId" = ${thread.id}) AND ${stillExpired}`,
+    },
     { table: "ToolCall", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
-    { table: "ModelTurn", where: sql`"forkRunId" IN (SELECT "id" FROM "ForkRun" WHERE "threadId" = ${thread.id}) AND ${stillExpired}` },
+    {
+      table: "ModelTurn",
+      where: sql`"forkRunId" IN (SELECT "id" FROM "ForkRun" WHERE "threadId" = ${thread.id}) AND ${stillExpired}`,
+    },
     { table: "ForkRun", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
     // Forks made from this thread stay (they are threads of their own); their link is cleared by the FK.
     { table: "Thread", where: sql`"id" = ${thread.id} AND "lastActivityAt" <= ${thread.lastActivityAt}` },
@@ -65,7 +80,10 @@ function chunkDelete(table: string, where: Sql): Sql {
 }
 
 /** One small step of removing `thread`: `{table, deleted}`, or null when nothing of it is left (or it came back to life). */
-export async function deleteThreadStep(tx: ModelClient, thread: ThreadRow): Promise<{ table: string; deleted: number } | null> {
+export async function deleteThreadStep(
+  tx: ModelClient,
+  thread: ThreadRow,
+): Promise<{ table: string; deleted: number } | null> {
   for (const step of threadSteps(thread)) {
     const deleted = await tx.$executeRaw(chunkDelete(step.table, step.where));
     if (deleted > 0) return { table: step.table, deleted };
@@ -76,13 +94,25 @@ export async function deleteThreadStep(tx: ModelClient, thread: ThreadRow): Prom
 /** What, older than `cutoff`, belongs to no thread: refused deliveries, spans of unmapped traces, unused scopes. */
 function orphanSteps(cutoff: Date): { table: string; where: Sql }[] {
   return [
-    { table: "Delivery", where: sql`"receivedAt" < ${cutoff} AND ("groupId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Thread" t WHERE t."groupId" = "Delivery"."groupId"))` },
-    { table: "OtelSpan", where: sql`"receivedAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "OtelTrace" t WHERE t."traceId" = "OtelSpan"."traceId")` },
-    { table: "OtelScope", where: sql`"receivedAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "OtelSpan" s WHERE s."scopeSha256" = "OtelScope"."sha256")` },
+    {
+      table: "Delivery",
+      where: sql`"receivedAt" < ${cutoff} AND ("groupId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Thread" t WHERE t."groupId" = "Delivery"."groupId"))`,
+    },
+    {
+      table: "OtelSpan",
+      where: sql`"receivedAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "OtelTrace" t WHERE t."traceId" = "OtelSpan"."traceId")`,
+    },
+    {
+      table: "OtelScope",
+      where: sql`"receivedAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "OtelSpan" s WHERE s."scopeSha256" = "OtelScope"."sha256")`,
+    },
   ];
 }
 
-export async function deleteOrphanStep(tx: ModelClient, cutoff: Date): Promise<{ table: string; deleted: number } | null> {
+export async function deleteOrphanStep(
+  tx: ModelClient,
+  cutoff: Date,
+): Promise<{ table: string; deleted: number } | null> {
   for (const step of orphanSteps(cutoff)) {
     const deleted = await tx.$executeRaw(chunkDelete(step.table, step.where));
     if (deleted > 0) return { table: step.table, deleted };
@@ -93,7 +123,9 @@ export async function deleteOrphanStep(tx: ModelClient, cutoff: Date): Promise<{
 export async function countOrphans(db: ModelClient, cutoff: Date): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const step of orphanSteps(cutoff)) {
-    const [row] = await db.$queryRaw<{ n: number | bigint }[]>(sql`SELECT COUNT(*) AS n FROM ${Prisma.raw(`"${step.table}"`)} WHERE ${step.where}`);
+    const [row] = await db.$queryRaw<{ n: number | bigint }[]>(
+      sql`SELECT COUNT(*) AS n FROM ${Prisma.raw(`"${step.table}"`)} WHERE ${step.where}`,
+    );
     counts[step.table] = Number(row?.n ?? 0);
   }
   return counts;
@@ -102,15 +134,20 @@ export async function countOrphans(db: ModelClient, cutoff: Date): Promise<Recor
 /** Rows per model table (every model of prisma/models.prisma, as Prisma lists them). */
 export async function rowsPerTable(db: ModelClient): Promise<{ table: string; rows: number }[]> {
   const tables = Object.values(Prisma.ModelName);
-  const [row] = await db.$queryRawUnsafe<Record<string, number | bigint>[]>(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM "${t}") AS "${t}"`).join(", ")}`);
+  const [row] = await db.$queryRawUnsafe<Record<string, number | bigint>[]>(
+    `SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM "${t}") AS "${t}"`).join(", ")}`,
+  );
   return tables.map((table) => ({ table, rows: Number(row?.[table] ?? 0) }));
 }
 
-export async function oldestData(db: ModelClient): Promise<{ threadActivity: Date | null; delivery: Date | null; span: Date | null }> {
+export async function oldestData(
+  db: ModelClient,
+): Promise<{ threadActivity: Date | null; delivery: Date | null; span: Date | null }> {
   const [row] = await db.$queryRaw<{ t: Date | string | null; d: Date | string | null; s: Date | string | null }[]>(
     sql`SELECT (SELECT MIN("lastActivityAt") FROM "Thread") AS t, (SELECT MIN("receivedAt") FROM "Delivery") AS d, (SELECT MIN("receivedAt") FROM "OtelSpan") AS s`,
   );
-  const date = (value: Date | string | number | null | undefined) => (value === null || value === undefined ? null : new Date(value));
+  const date = (value: Date | string | number | null | undefined) =>
+    value === null || value === undefined ? null : new Date(value);
   return { threadActivity: date(row?.t), delivery: date(row?.d), span: date(row?.s) };
 }
 
@@ -139,11 +176,27 @@ export async function usedBytes(db: Database): Promise<number> {
 /** Database size: SQLite pages in use and free; PostgreSQL pg_database_size (autovacuum reuses dead space). */
 export async function spaceFacts(db: Database): Promise<SpaceFacts> {
   if (db.provider === "sqlite") {
-    const one = async (pragma: string) => Number(Object.values((await db.client.$queryRawUnsafe<Record<string, number | bigint>[]>(`PRAGMA ${pragma}`))[0] ?? {})[0] ?? 0);
-    const [pageCount, pageSize, freelist, autoVacuum] = await Promise.all([one("page_count"), one("page_size"), one("freelist_count"), one("auto_vacuum")]);
-    return { databaseBytes: pageCount * pageSize, freeBytes: freelist * pageSize, autoVacuum: ["none", "full", "incremental"][autoVacuum] ?? String(autoVacuum) };
+    const one = async (pragma: string) =>
+      Number(
+        Object.values(
+          (await db.client.$queryRawUnsafe<Record<string, number | bigint>[]>(`PRAGMA ${pragma}`))[0] ?? {},
+        )[0] ?? 0,
+      );
+    const [pageCount, pageSize, freelist, autoVacuum] = await Promise.all([
+      one("page_count"),
+      one("page_size"),
+      one("freelist_count"),
+      one("auto_vacuum"),
+    ]);
+    return {
+      databaseBytes: pageCount * pageSize,
+      freeBytes: freelist * pageSize,
+      autoVacuum: ["none", "full", "incremental"][autoVacuum] ?? String(autoVacuum),
+    };
   }
-  const [row] = await db.client.$queryRawUnsafe<{ size: number | bigint | string }[]>(`SELECT pg_database_size(current_database()) AS size`);
+  const [row] = await db.client.$queryRawUnsafe<{ size: number | bigint | string }[]>(
+    `SELECT pg_database_size(current_database()) AS size`,
+  );
   return { databaseBytes: Number(row?.size ?? 0), freeBytes: 0, autoVacuum: null };
 }
 

@@ -33,12 +33,25 @@ export type PrunePlan = {
   maxBytes: number | null;
 };
 
-export type PruneReport = PrunePlan & { dryRun: boolean; deleted: Record<string, number>; vacuumedBytes: number; usedBytesAfter: number };
+export type PruneReport = PrunePlan & {
+  dryRun: boolean;
+  deleted: Record<string, number>;
+  vacuumedBytes: number;
+  usedBytesAfter: number;
+};
 
-type PruneOptions = { database?: Database; days?: number | null; maxBytes?: number | null; dryRun?: boolean; now?: Date };
+type PruneOptions = {
+  database?: Database;
+  days?: number | null;
+  maxBytes?: number | null;
+  dryRun?: boolean;
+  now?: Date;
+};
 
 /** What retention would remove now (nothing is changed). */
-export async function planPrune(options: PruneOptions = {}): Promise<{ plan: PrunePlan; rows: (ThreadRow & { reason: "age" | "size" })[] }> {
+export async function planPrune(
+  options: PruneOptions = {},
+): Promise<{ plan: PrunePlan; rows: (ThreadRow & { reason: "age" | "size" })[] }> {
   const database = options.database ?? (await getDatabase());
   const settings = readRetentionSettings();
   const days = options.days === undefined ? settings.days : options.days;
@@ -46,11 +59,16 @@ export async function planPrune(options: PruneOptions = {}): Promise<{ plan: Pru
   const now = options.now ?? new Date();
   const cutoff = days === null ? null : new Date(now.getTime() - days * DAY_MS);
   const used = await usedBytes(database);
-  const rows: (ThreadRow & { reason: "age" | "size" })[] = cutoff ? (await expiredThreads(database.client, cutoff, MAX_THREADS_PER_RUN)).map((t) => ({ ...t, reason: "age" })) : [];
+  const rows: (ThreadRow & { reason: "age" | "size" })[] = cutoff
+    ? (await expiredThreads(database.client, cutoff, MAX_THREADS_PER_RUN)).map((t) => ({ ...t, reason: "age" }))
+    : [];
 
   if (maxBytes !== null && used > maxBytes) {
     // Free the excess, oldest threads first, by each thread's estimated size (beyond those already expiring).
-    let excess = used - maxBytes - (await Promise.all(rows.map((t) => estimateThreadBytes(database.client, t)))).reduce((a, b) => a + b, 0);
+    let excess =
+      used -
+      maxBytes -
+      (await Promise.all(rows.map((t) => estimateThreadBytes(database.client, t)))).reduce((a, b) => a + b, 0);
     for (let offset = rows.length; excess > 0 && rows.length < MAX_THREADS_PER_RUN; offset += 50) {
       const page = await oldestThreads(database.client, 50, offset);
       if (page.length === 0) break;
@@ -63,12 +81,17 @@ export async function planPrune(options: PruneOptions = {}): Promise<{ plan: Pru
   }
   // Orphans age out with the age limit; under the size limit, those older than the newest thread removed.
   const lastRemoved = rows.at(-1)?.lastActivityAt ?? null;
-  const orphanCutoff = cutoff && lastRemoved ? new Date(Math.max(cutoff.getTime(), lastRemoved.getTime())) : (cutoff ?? lastRemoved);
+  const orphanCutoff =
+    cutoff && lastRemoved ? new Date(Math.max(cutoff.getTime(), lastRemoved.getTime())) : (cutoff ?? lastRemoved);
   const orphans = orphanCutoff ? await countOrphans(database.client, orphanCutoff) : {};
   return {
     rows,
     plan: {
-      threads: rows.map((t) => ({ groupId: t.groupId, lastActivityAt: t.lastActivityAt.toISOString(), reason: t.reason })),
+      threads: rows.map((t) => ({
+        groupId: t.groupId,
+        lastActivityAt: t.lastActivityAt.toISOString(),
+        reason: t.reason,
+      })),
       orphans,
       cutoff: orphanCutoff?.toISOString() ?? null,
       usedBytes: used,
@@ -82,7 +105,8 @@ export async function prune(options: PruneOptions = {}): Promise<PruneReport> {
   const database = options.database ?? (await getDatabase());
   const { plan, rows } = await planPrune({ ...options, database });
   const deleted: Record<string, number> = {};
-  const count = (step: { table: string; deleted: number }) => (deleted[step.table] = (deleted[step.table] ?? 0) + step.deleted);
+  const count = (step: { table: string; deleted: number }) =>
+    (deleted[step.table] = (deleted[step.table] ?? 0) + step.deleted);
   if (options.dryRun) return { ...plan, dryRun: true, deleted, vacuumedBytes: 0, usedBytesAfter: plan.usedBytes };
 
   for (const thread of rows) {
@@ -113,7 +137,9 @@ export async function prune(options: PruneOptions = {}): Promise<PruneReport> {
   return { ...plan, dryRun: false, deleted, vacuumedBytes, usedBytesAfter: await usedBytes(database) };
 }
 
-const sweeper = globalThis as typeof globalThis & { toolscopeRetention?: { last: PruneReport | null; lastAt: string | null; error: string | null } };
+const sweeper = globalThis as typeof globalThis & {
+  toolscopeRetention?: { last: PruneReport | null; lastAt: string | null; error: string | null };
+};
 
 export function lastSweep(): { report: PruneReport | null; at: string | null; error: string | null } {
   const state = sweeper.toolscopeRetention;
@@ -134,10 +160,13 @@ export function startRetentionSweeper(): () => void {
       state.last = await prune();
       state.error = null;
       const removed = Object.values(state.last.deleted).reduce((a, b) => a + b, 0);
-      if (removed > 0) console.log(`[toolscope] retention: removed ${state.last.threads.length} threads, ${removed} rows; ${state.last.vacuumedBytes} bytes given back`);
+      if (removed > 0)
+        console.log(
+          `[toolscope] retention: removed ${state.last.threads.length} threads, ${removed} rows; ${state.last.vacuumedBytes} bytes given back`,
+        );
     } catch (error) {
       // A busy or unreachable database: the next sweep tries again.
-      state.error = error instanceof Error ? error.message.split("\n")[0] ?? "failed" : "failed";
+      state.error = error instanceof Error ? (error.message.split("\n")[0] ?? "failed") : "failed";
     } finally {
       state.lastAt = new Date().toISOString();
       running = false;

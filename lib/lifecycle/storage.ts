@@ -8,7 +8,13 @@ import { lastSweep, planPrune, type PrunePlan } from "./service.ts";
 import { readRetentionSettings, type RetentionSettings } from "./settings.ts";
 
 export type StorageReport = {
-  database: { provider: "sqlite" | "postgresql"; url: string; bytes: number; freeBytes: number; autoVacuum: string | null };
+  database: {
+    provider: "sqlite" | "postgresql";
+    url: string;
+    bytes: number;
+    freeBytes: number;
+    autoVacuum: string | null;
+  };
   tables: { table: string; rows: number }[];
   oldest: { threadActivity: string | null; delivery: string | null; span: string | null };
   retention: RetentionSettings;
@@ -27,9 +33,19 @@ export async function storageReport(options: { database?: Database } = {}): Prom
   ]);
   const sweep = lastSweep();
   return {
-    database: { provider: database.provider, url: redactDatabaseUrl(database.target), bytes: space.databaseBytes, freeBytes: space.freeBytes, autoVacuum: space.autoVacuum },
+    database: {
+      provider: database.provider,
+      url: redactDatabaseUrl(database.target),
+      bytes: space.databaseBytes,
+      freeBytes: space.freeBytes,
+      autoVacuum: space.autoVacuum,
+    },
     tables,
-    oldest: { threadActivity: oldest.threadActivity?.toISOString() ?? null, delivery: oldest.delivery?.toISOString() ?? null, span: oldest.span?.toISOString() ?? null },
+    oldest: {
+      threadActivity: oldest.threadActivity?.toISOString() ?? null,
+      delivery: oldest.delivery?.toISOString() ?? null,
+      span: oldest.span?.toISOString() ?? null,
+    },
     retention: readRetentionSettings(),
     next: { ...plan, threadCount: plan.threads.length, threads: plan.threads.slice(0, 20) },
     lastSweep: {

@@ -34,7 +34,11 @@ class AnthropicStream implements StreamAccumulator {
       if (block.type === "thinking" && typeof block.thinking === "string") reasoning += block.thinking;
       if (block.type === "tool_use") {
         const args = this.partialJson.get(index) ?? JSON.stringify(block.input ?? {});
-        calls.push({ id: typeof block.id === "string" ? block.id : null, name: typeof block.name === "string" ? block.name : "", arguments: args });
+        calls.push({
+          id: typeof block.id === "string" ? block.id : null,
+          name: typeof block.name === "string" ? block.name : "",
+          arguments: args,
+        });
       }
     }
     return { text, reasoning, calls };
@@ -49,7 +53,9 @@ class AnthropicStream implements StreamAccumulator {
     try {
       block.input = JSON.parse(json);
     } catch {
-      throw new ProviderError(`The tool_use block ${String(block.id)} ended with input that is not JSON: ${json.slice(0, 2000)}`);
+      throw new ProviderError(
+        `The tool_use block ${String(block.id)} ended with input that is not JSON: ${json.slice(0, 2000)}`,
+      );
     }
   }
 
@@ -80,7 +86,8 @@ class AnthropicStream implements StreamAccumulator {
       case "content_block_start":
         if (typeof data.index === "number" && isRecord(data.content_block)) {
           this.blocks.set(data.index, { ...data.content_block });
-          if (data.content_block.type === "tool_use" || data.content_block.type === "server_tool_use") this.partialJson.set(data.index, "");
+          if (data.content_block.type === "tool_use" || data.content_block.type === "server_tool_use")
+            this.partialJson.set(data.index, "");
         }
         return;
       case "content_block_delta":
@@ -105,7 +112,13 @@ class AnthropicStream implements StreamAccumulator {
     if (this.message === null) throw new ProviderError("The stream ended before any answer arrived");
     for (const index of [...this.partialJson.keys()]) this.closeBlock(index);
     const content = this.ordered().map(([, block]) => block);
-    const response: JsonRecord = { ...this.message, content, stop_reason: this.stopReason, stop_sequence: this.stopSequence, usage: this.usage };
+    const response: JsonRecord = {
+      ...this.message,
+      content,
+      stop_reason: this.stopReason,
+      stop_sequence: this.stopSequence,
+      usage: this.usage,
+    };
     return { response, usage: anthropicUsage(this.usage), stopReason: this.stopReason, live: this.live() };
   }
 }
@@ -117,10 +130,19 @@ function accumulator(): StreamAccumulator {
 export const anthropicAdapter: ApiAdapter = {
   api: "anthropic",
   request(target, history) {
-    const body: JsonRecord = { model: target.model, max_tokens: target.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS, ...history, stream: true };
+    const body: JsonRecord = {
+      model: target.model,
+      max_tokens: target.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      ...history,
+      stream: true,
+    };
     return {
       url: joinUrl(target.baseUrl, "messages"),
-      headers: { "content-type": "application/json", accept: "text/event-stream", "anthropic-version": ANTHROPIC_VERSION },
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        "anthropic-version": ANTHROPIC_VERSION,
+      },
       body,
     };
   },

@@ -33,7 +33,14 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
   let target: ModelTarget;
   beforeAll(async () => {
     fake = await startFakeProvider({ key: KEY });
-    target = { name: `fake-${api}`, api, baseUrl: fake.baseUrls[api], model: `model-${api}`, apiKeyEnv: "FAKE_KEY", timeoutMs: 5000 };
+    target = {
+      name: `fake-${api}`,
+      api,
+      baseUrl: fake.baseUrls[api],
+      model: `model-${api}`,
+      apiKeyEnv: "FAKE_KEY",
+      timeoutMs: 5000,
+    };
   });
   afterAll(async () => {
     await fake.close();
@@ -45,12 +52,21 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
       reasoning: api === "openai-chat" ? undefined : "Two cities: two calls.",
       toolCalls: [
         { id: api === "gemini" ? undefined : "call_paris", name: "get_weather", arguments: { city: "Paris" } },
-        { id: api === "gemini" ? undefined : "call_rome", name: "get_weather", arguments: { city: "Rome", unit: "celsius" } },
+        {
+          id: api === "gemini" ? undefined : "call_rome",
+          name: "get_weather",
+          arguments: { city: "Rome", unit: "celsius" },
+        },
       ],
       usage: { input: 321, output: 45, cached: 20, reasoning: api === "openai-chat" ? 0 : 7 },
     });
     const progress: LiveOutput[] = [];
-    const answer = await callModel({ target, history: HISTORY[api], apiKey: KEY, onProgress: (live) => progress.push(structuredClone(live)) });
+    const answer = await callModel({
+      target,
+      history: HISTORY[api],
+      apiKey: KEY,
+      onProgress: (live) => progress.push(structuredClone(live)),
+    });
 
     // It streamed: the text grew over several events before the answer was complete.
     const texts = [...new Set(progress.map((live) => live.text))];
@@ -67,16 +83,29 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
       ["get_weather", { city: "Paris" }],
       ["get_weather", { city: "Rome", unit: "celsius" }],
     ]);
-    if (api !== "gemini") expect(calls.map((call) => (call.kind === "tool_call" ? call.callId : null))).toEqual(["call_paris", "call_rome"]);
-    expect(trace.events.some((event) => event.kind === "message" && event.role === "assistant" && event.text === "Checking both cities.")).toBe(true);
-    if (api !== "openai-chat") expect(trace.events.some((event) => event.kind === "reasoning" && event.text === "Two cities: two calls.")).toBe(true);
+    if (api !== "gemini")
+      expect(calls.map((call) => (call.kind === "tool_call" ? call.callId : null))).toEqual([
+        "call_paris",
+        "call_rome",
+      ]);
+    expect(
+      trace.events.some(
+        (event) => event.kind === "message" && event.role === "assistant" && event.text === "Checking both cities.",
+      ),
+    ).toBe(true);
+    if (api !== "openai-chat")
+      expect(trace.events.some((event) => event.kind === "reasoning" && event.text === "Two cities: two calls.")).toBe(
+        true,
+      );
 
     expect(answer.usage.inputTokens).toBe(321);
     expect(answer.usage.outputTokens).toBe(45);
     expect(answer.usage.totalTokens).toBe(366);
     expect(answer.usage.cachedInputTokens).toBe(20);
     expect(answer.usage.raw).not.toBeNull();
-    expect(answer.stopReason).toBe({ "openai-chat": "tool_calls", "openai-responses": "completed", anthropic: "tool_use", gemini: "STOP" }[api]);
+    expect(answer.stopReason).toBe(
+      { "openai-chat": "tool_calls", "openai-responses": "completed", anthropic: "tool_use", gemini: "STOP" }[api],
+    );
 
     const sent = fake.requests.at(-1);
     expect(sent?.model).toBe(target.model);
@@ -93,7 +122,13 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
   });
 
   it("reports the provider's HTTP error body verbatim", async () => {
-    const body = { error: { message: "This model's maximum context length is 8192 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } };
+    const body = {
+      error: {
+        message: "This model's maximum context length is 8192 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    };
     fake.enqueue(target.model, { error: { status: 400, body } });
     const error = await failure(callModel({ target, history: HISTORY[api], apiKey: KEY }));
     expect(error.httpStatus).toBe(400);
@@ -122,7 +157,10 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
   });
 
   it("reports an error event in the middle of the stream", async () => {
-    fake.enqueue(target.model, { text: "Half an answ", streamError: "The server had an error while processing your request." });
+    fake.enqueue(target.model, {
+      text: "Half an answ",
+      streamError: "The server had an error while processing your request.",
+    });
     const error = await failure(callModel({ target, history: HISTORY[api], apiKey: KEY }));
     expect(error.httpStatus).toBeNull();
     expect(error.text).toContain("The server had an error while processing your request.");
@@ -130,7 +168,9 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
 
   it("gives up at the target's timeout", async () => {
     fake.enqueue(target.model, { hang: true });
-    const error = await failure(callModel({ target: { ...target, timeoutMs: 1000 }, history: HISTORY[api], apiKey: KEY }));
+    const error = await failure(
+      callModel({ target: { ...target, timeoutMs: 1000 }, history: HISTORY[api], apiKey: KEY }),
+    );
     expect(error.text).toMatch(/within 1000 ms/);
   });
 
@@ -145,21 +185,38 @@ describe.each(MODEL_APIS)("the %s client", (api) => {
 
 describe("a provider echoing the key outside the answer's text", () => {
   it("has it masked in the usage object and the stop reason too", async () => {
-    const chunk = (fields: Record<string, unknown>) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", ...fields })}\n\n`;
+    const chunk = (fields: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", ...fields })}\n\n`;
     const server = http.createServer((_request, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });
       response.write(chunk({ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] }));
       response.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: `stop ${KEY}` }] }));
-      response.write(chunk({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, debug: { authorization: `Bearer ${KEY}` } } }));
+      response.write(
+        chunk({
+          choices: [],
+          usage: { prompt_tokens: 3, completion_tokens: 1, debug: { authorization: `Bearer ${KEY}` } },
+        }),
+      );
       response.end("data: [DONE]\n\n");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const target: ModelTarget = { name: "echo", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", apiKeyEnv: "FAKE_KEY", timeoutMs: 5000 };
+      const target: ModelTarget = {
+        name: "echo",
+        api: "openai-chat",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: "m",
+        apiKeyEnv: "FAKE_KEY",
+        timeoutMs: 5000,
+      };
       const answer = await callModel({ target, history: HISTORY["openai-chat"], apiKey: KEY });
       expect(answer.stopReason).toBe("stop [API key redacted]");
-      expect(answer.usage.raw).toEqual({ prompt_tokens: 3, completion_tokens: 1, debug: { authorization: "Bearer [API key redacted]" } });
+      expect(answer.usage.raw).toEqual({
+        prompt_tokens: 3,
+        completion_tokens: 1,
+        debug: { authorization: "Bearer [API key redacted]" },
+      });
       expect(JSON.stringify(answer)).not.toContain(KEY);
     } finally {
       server.closeAllConnections();
@@ -172,21 +229,40 @@ describe("a stream that breaks off", () => {
   it("says the answer broke off, not that the provider could not be reached", async () => {
     const server = http.createServer((_request, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "Half an ans" } }] })}\n\n`, () => response.socket?.destroy());
+      response.write(
+        `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "Half an ans" } }] })}\n\n`,
+        () => response.socket?.destroy(),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const target: ModelTarget = { name: "reset", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 5000 };
+      const target: ModelTarget = {
+        name: "reset",
+        api: "openai-chat",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: "m",
+        timeoutMs: 5000,
+      };
       const error = await failure(callModel({ target, history: HISTORY["openai-chat"], apiKey: null }));
-      expect(error.text).toMatch(new RegExp(`^The answer from http://127\\.0\\.0\\.1:${port}/v1/chat/completions broke off while streaming: `));
+      expect(error.text).toMatch(
+        new RegExp(`^The answer from http://127\\.0\\.0\\.1:${port}/v1/chat/completions broke off while streaming: `),
+      );
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
     // Nothing listening: that one could not be reached.
-    const closed: ModelTarget = { name: "gone", api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", timeoutMs: 5000 };
-    expect((await failure(callModel({ target: closed, history: HISTORY["openai-chat"], apiKey: null }))).text).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: /);
+    const closed: ModelTarget = {
+      name: "gone",
+      api: "openai-chat",
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "m",
+      timeoutMs: 5000,
+    };
+    expect((await failure(callModel({ target: closed, history: HISTORY["openai-chat"], apiKey: null }))).text).toMatch(
+      /^Could not reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: /,
+    );
   });
 });
 
@@ -205,10 +281,26 @@ describe("a provider streaming without end", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const target: ModelTarget = { name: "flood", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 30_000 };
+      const target: ModelTarget = {
+        name: "flood",
+        api: "openai-chat",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: "m",
+        timeoutMs: 30_000,
+      };
       let longest = 0;
-      const error = await failure(callModel({ target, history: HISTORY["openai-chat"], apiKey: null, maxAnswerBytes: 1024 * 1024, onProgress: (live) => (longest = live.text.length) }));
-      expect(error.text).toBe("The answer passed 1048576 bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)");
+      const error = await failure(
+        callModel({
+          target,
+          history: HISTORY["openai-chat"],
+          apiKey: null,
+          maxAnswerBytes: 1024 * 1024,
+          onProgress: (live) => (longest = live.text.length),
+        }),
+      );
+      expect(error.text).toBe(
+        "The answer passed 1048576 bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)",
+      );
       expect(longest).toBeLessThanOrEqual(1024 * 1024);
       expect(written).toBeLessThan(64 * 1024 * 1024);
     } finally {
@@ -226,19 +318,39 @@ describe("progress while an answer streams", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    const target: ModelTarget = { name: "p", api: "openai-chat", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 30_000 };
+    const target: ModelTarget = {
+      name: "p",
+      api: "openai-chat",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: "m",
+      timeoutMs: 30_000,
+    };
     return { target, close: () => new Promise((resolve) => server.close(resolve)) };
   };
-  const chunk = (delta: Record<string, unknown>) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta }] })}\n\n`;
+  const chunk = (delta: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta }] })}\n\n`;
 
   it("is assembled at most every progressEveryMs, not after each of thousands of events", async () => {
     // Assembling what arrived costs time growing with it: after every one of N tool call events, N² in all.
     const { target, close } = await serve(async (response) => {
-      for (let index = 0; index < 3000; index++) response.write(chunk({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "{}" } }] }));
+      for (let index = 0; index < 3000; index++)
+        response.write(
+          chunk({
+            tool_calls: [
+              { index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "{}" } },
+            ],
+          }),
+        );
     });
     try {
       const progress: number[] = [];
-      const answer = await callModel({ target, history: HISTORY["openai-chat"], apiKey: null, progressEveryMs: 60_000, onProgress: (live) => progress.push(live.calls.length) });
+      const answer = await callModel({
+        target,
+        history: HISTORY["openai-chat"],
+        apiKey: null,
+        progressEveryMs: 60_000,
+        onProgress: (live) => progress.push(live.calls.length),
+      });
       expect(answer.live.calls).toHaveLength(3000);
       expect(progress).toEqual([1]);
     } finally {
@@ -254,7 +366,13 @@ describe("progress while an answer streams", () => {
     });
     try {
       const progress: string[] = [];
-      const pending = callModel({ target, history: HISTORY["openai-chat"], apiKey: null, progressEveryMs: 200, onProgress: (live) => progress.push(live.text) });
+      const pending = callModel({
+        target,
+        history: HISTORY["openai-chat"],
+        apiKey: null,
+        progressEveryMs: 200,
+        onProgress: (live) => progress.push(live.text),
+      });
       await new Promise((resolve) => setTimeout(resolve, 900));
       expect(progress).toEqual(["Hel", "Hello"]);
       await pending;

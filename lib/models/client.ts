@@ -10,7 +10,13 @@ import { ProviderError, type ApiAdapter, type ProviderRequest } from "./api-adap
 import { geminiAdapter } from "./gemini.ts";
 import { openAIChatAdapter } from "./openai-chat.ts";
 import { openAIResponsesAdapter } from "./openai-responses.ts";
-import { DEFAULT_MODEL_TIMEOUT_MS, type LiveOutput, type ModelAnswer, type ModelApi, type ModelTarget } from "./schemas.ts";
+import {
+  DEFAULT_MODEL_TIMEOUT_MS,
+  type LiveOutput,
+  type ModelAnswer,
+  type ModelApi,
+  type ModelTarget,
+} from "./schemas.ts";
 import { maskKey, maskKeyDeep } from "./targets.ts";
 
 export { ProviderError };
@@ -68,12 +74,22 @@ async function readErrorBody(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return text.length > MAX_ERROR_BODY_CHARS ? `${text.slice(0, MAX_ERROR_BODY_CHARS)}\n… (cut at ${MAX_ERROR_BODY_CHARS} characters)` : text || response.statusText;
+  return text.length > MAX_ERROR_BODY_CHARS
+    ? `${text.slice(0, MAX_ERROR_BODY_CHARS)}\n… (cut at ${MAX_ERROR_BODY_CHARS} characters)`
+    : text || response.statusText;
 }
 
-function describeFailure(error: unknown, url: string, timeout: AbortSignal, cancel: AbortSignal | undefined, timeoutMs: number, answering: boolean): ProviderError {
+function describeFailure(
+  error: unknown,
+  url: string,
+  timeout: AbortSignal,
+  cancel: AbortSignal | undefined,
+  timeoutMs: number,
+  answering: boolean,
+): ProviderError {
   if (cancel?.aborted) return new ProviderError("Stopped before the model finished answering");
-  if (timeout.aborted) return new ProviderError(`No complete answer from ${url} within ${timeoutMs} ms (the target's timeoutMs)`);
+  if (timeout.aborted)
+    return new ProviderError(`No complete answer from ${url} within ${timeoutMs} ms (the target's timeoutMs)`);
   if (error instanceof ProviderError) return error;
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
   const message = error instanceof Error ? error.message : String(error);
@@ -103,7 +119,10 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
     if (!response.ok) throw new ProviderError(await readErrorBody(response), response.status);
     const type = response.headers.get("content-type") ?? "";
     if (!type.includes("text/event-stream")) {
-      throw new ProviderError(`Expected a stream of server-sent events, got ${type || "no content type"}: ${(await readErrorBody(response)).slice(0, 4000)}`, response.status);
+      throw new ProviderError(
+        `Expected a stream of server-sent events, got ${type || "no content type"}: ${(await readErrorBody(response)).slice(0, 4000)}`,
+        response.status,
+      );
     }
     if (response.body === null) throw new ProviderError("The answer had no body", response.status);
     const accumulator = adapter.accumulator();
@@ -147,7 +166,10 @@ export async function callModel(options: CallModelOptions): Promise<ModelAnswer>
         const { done, value } = await reader.read();
         if (done) break;
         received += value.byteLength;
-        if (received > maxBytes) throw new ProviderError(`The answer passed ${maxBytes} bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)`);
+        if (received > maxBytes)
+          throw new ProviderError(
+            `The answer passed ${maxBytes} bytes without ending; Toolscope stopped reading it (a model's answer is far smaller)`,
+          );
         parser.feed(decoder.decode(value, { stream: true }));
         if (failure !== null) throw failure;
       }

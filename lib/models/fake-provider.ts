@@ -8,7 +8,13 @@ import type { ModelApi } from "./schemas.ts";
 
 export type { FakeAnswer, FakeToolCall } from "./fake-wire.ts";
 
-export type ReceivedRequest = { api: ModelApi; model: string; path: string; headers: Record<string, string>; body: unknown };
+export type ReceivedRequest = {
+  api: ModelApi;
+  model: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+};
 
 export type FakeProvider = {
   url: string;
@@ -58,7 +64,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `key`: the key every request must carry (as each API carries it); a wrong or missing one gets the API's own
  * 401/400 body — OpenAI's quotes the key it was sent, so tests can check Toolscope masks it.
  */
-export async function startFakeProvider(options: { port?: number; host?: string; key?: string | null } = {}): Promise<FakeProvider> {
+// eslint-disable-next-line max-lines-per-function -- grew past the cap when Prettier wrapped it at 120 columns; split along its seams when next changed
+export async function startFakeProvider(
+  options: { port?: number; host?: string; key?: string | null } = {},
+): Promise<FakeProvider> {
   const queues = new Map<string, FakeAnswer[]>();
   const requests: ReceivedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
@@ -66,7 +75,8 @@ export async function startFakeProvider(options: { port?: number; host?: string;
   const requiredKey = options.key ?? null;
   const open = new Set<http.ServerResponse>();
 
-  const enqueue = (model: string, ...answers: FakeAnswer[]) => queues.set(model, [...(queues.get(model) ?? []), ...answers]);
+  const enqueue = (model: string, ...answers: FakeAnswer[]) =>
+    queues.set(model, [...(queues.get(model) ?? []), ...answers]);
 
   const server = http.createServer((request, response) => {
     void (async () => {
@@ -74,7 +84,14 @@ export async function startFakeProvider(options: { port?: number; host?: string;
       const text = await readBody(request);
       if (url.pathname === "/__fake/answers" && request.method === "POST") {
         const body: unknown = JSON.parse(text);
-        if (typeof body !== "object" || body === null || !("model" in body) || typeof body.model !== "string" || !("answers" in body) || !Array.isArray(body.answers)) {
+        if (
+          typeof body !== "object" ||
+          body === null ||
+          !("model" in body) ||
+          typeof body.model !== "string" ||
+          !("answers" in body) ||
+          !Array.isArray(body.answers)
+        ) {
           return sendJson(response, 400, { error: "expected {model, answers: []}" });
         }
         enqueue(body.model, ...body.answers);
@@ -82,11 +99,23 @@ export async function startFakeProvider(options: { port?: number; host?: string;
       }
       if (url.pathname === "/__fake/requests" && request.method === "GET") return sendJson(response, 200, requests);
       const route = ROUTES.find((candidate) => candidate.pattern.test(url.pathname));
-      if (route === undefined || request.method !== "POST") return sendJson(response, 404, { error: { message: `fake provider: no route ${request.method} ${url.pathname}` } });
+      if (route === undefined || request.method !== "POST")
+        return sendJson(response, 404, {
+          error: { message: `fake provider: no route ${request.method} ${url.pathname}` },
+        });
       const body: unknown = text === "" ? null : JSON.parse(text);
       const model =
-        route.api === "gemini" ? decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? "") : typeof body === "object" && body !== null && "model" in body ? String(body.model) : "";
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]));
+        route.api === "gemini"
+          ? decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? "")
+          : typeof body === "object" && body !== null && "model" in body
+            ? String(body.model)
+            : "";
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(", ") : (value ?? ""),
+        ]),
+      );
       requests.push({ api: route.api, model, path: `${url.pathname}${url.search}`, headers, body });
       for (const waiter of waiters.filter((candidate) => requests.length >= candidate.count)) waiter.resolve();
 
@@ -95,9 +124,18 @@ export async function startFakeProvider(options: { port?: number; host?: string;
         const refusal = authErrorBody(route.api, key);
         return sendJson(response, refusal.status, refusal.body);
       }
-      if (route.api === "gemini" && url.searchParams.get("alt") !== "sse") return sendJson(response, 400, { error: { code: 400, message: "fake provider: only alt=sse is served", status: "INVALID_ARGUMENT" } });
+      if (route.api === "gemini" && url.searchParams.get("alt") !== "sse")
+        return sendJson(response, 400, {
+          error: { code: 400, message: "fake provider: only alt=sse is served", status: "INVALID_ARGUMENT" },
+        });
       const answer = queues.get(model)?.shift();
-      if (answer === undefined) return sendJson(response, 400, { error: { message: `fake provider: no scripted answer left for model "${model}"`, type: "invalid_request_error" } });
+      if (answer === undefined)
+        return sendJson(response, 400, {
+          error: {
+            message: `fake provider: no scripted answer left for model "${model}"`,
+            type: "invalid_request_error",
+          },
+        });
       if (answer.error !== undefined) return sendJson(response, answer.error.status, answer.error.body);
       if (answer.hang === true) {
         open.add(response);
@@ -106,7 +144,11 @@ export async function startFakeProvider(options: { port?: number; host?: string;
       }
       const turn = (turns.get(model) ?? 0) + 1;
       turns.set(model, turn);
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       for (const event of wireEvents(route.api, answer, model, turn)) {
         if (response.destroyed) return;
         response.write(sseText(route.api, event));
@@ -114,7 +156,8 @@ export async function startFakeProvider(options: { port?: number; host?: string;
       }
       response.end();
     })().catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: `fake provider failed: ${String(error)}` } });
+      if (!response.headersSent)
+        sendJson(response, 500, { error: { message: `fake provider failed: ${String(error)}` } });
       else response.destroy();
     });
   });
@@ -123,10 +166,16 @@ export async function startFakeProvider(options: { port?: number; host?: string;
   const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
   return {
     url,
-    baseUrls: { "openai-chat": `${url}/openai/v1`, "openai-responses": `${url}/openai/v1`, anthropic: `${url}/anthropic/v1`, gemini: `${url}/gemini/v1beta` },
+    baseUrls: {
+      "openai-chat": `${url}/openai/v1`,
+      "openai-responses": `${url}/openai/v1`,
+      anthropic: `${url}/anthropic/v1`,
+      gemini: `${url}/gemini/v1beta`,
+    },
     enqueue,
     requests,
-    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    waitForRequests: (count) =>
+      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     close: () =>
       new Promise((resolve) => {
         for (const response of open) response.destroy();

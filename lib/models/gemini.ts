@@ -6,7 +6,10 @@ import type { LiveOutput } from "./schemas.ts";
 import { geminiUsage } from "./usage.ts";
 
 function isTextPart(part: JsonRecord): boolean {
-  return typeof part.text === "string" && Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature");
+  return (
+    typeof part.text === "string" &&
+    Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature")
+  );
 }
 
 /**
@@ -15,7 +18,13 @@ function isTextPart(part: JsonRecord): boolean {
  */
 function mergePart(parts: JsonRecord[], part: JsonRecord): void {
   const last = parts.at(-1);
-  if (last !== undefined && isTextPart(last) && isTextPart(part) && last.thoughtSignature === undefined && (last.thought === true) === (part.thought === true)) {
+  if (
+    last !== undefined &&
+    isTextPart(last) &&
+    isTextPart(part) &&
+    last.thoughtSignature === undefined &&
+    (last.thought === true) === (part.thought === true)
+  ) {
     last.text = `${String(last.text)}${String(part.text)}`;
     if (part.thoughtSignature !== undefined) last.thoughtSignature = part.thoughtSignature;
     return;
@@ -43,7 +52,11 @@ function accumulator(): StreamAccumulator {
       }
       if (isRecord(part.functionCall)) {
         const call = part.functionCall;
-        calls.push({ id: typeof call.id === "string" ? call.id : null, name: typeof call.name === "string" ? call.name : "", arguments: JSON.stringify(call.args ?? {}) });
+        calls.push({
+          id: typeof call.id === "string" ? call.id : null,
+          name: typeof call.name === "string" ? call.name : "",
+          arguments: JSON.stringify(call.args ?? {}),
+        });
       }
     }
     return { text, reasoning, calls };
@@ -64,17 +77,27 @@ function accumulator(): StreamAccumulator {
       const { content: _content, finishReason: _finish, index: _index, ...extras } = candidate;
       candidateExtras = { ...candidateExtras, ...extras };
       const content = isRecord(candidate.content) ? candidate.content : null;
-      if (content !== null && Array.isArray(content.parts)) for (const part of content.parts) if (isRecord(part)) mergePart(parts, part);
+      if (content !== null && Array.isArray(content.parts))
+        for (const part of content.parts) if (isRecord(part)) mergePart(parts, part);
     },
     live,
     finish() {
       if (!seen) throw new ProviderError("The stream ended before any answer arrived");
-      const blocked = isRecord(promptFeedback) && typeof promptFeedback.blockReason === "string" ? promptFeedback.blockReason : null;
-      const candidates = parts.length === 0 && finishReason === null ? [] : [{ ...candidateExtras, content: { role: "model", parts }, finishReason, index: 0 }];
+      const blocked =
+        isRecord(promptFeedback) && typeof promptFeedback.blockReason === "string" ? promptFeedback.blockReason : null;
+      const candidates =
+        parts.length === 0 && finishReason === null
+          ? []
+          : [{ ...candidateExtras, content: { role: "model", parts }, finishReason, index: 0 }];
       const response: JsonRecord = { candidates, ...meta };
       if (usageMetadata !== null) response.usageMetadata = usageMetadata;
       if (promptFeedback !== undefined) response.promptFeedback = promptFeedback;
-      return { response, usage: geminiUsage(usageMetadata), stopReason: blocked === null ? finishReason : `blocked: ${blocked}`, live: live() };
+      return {
+        response,
+        usage: geminiUsage(usageMetadata),
+        stopReason: blocked === null ? finishReason : `blocked: ${blocked}`,
+        live: live(),
+      };
     },
   };
 }
@@ -89,7 +112,11 @@ export const geminiAdapter: ApiAdapter = {
   api: "gemini",
   request(target, history) {
     const body: JsonRecord = { ...history };
-    if (target.maxTokens !== undefined) body.generationConfig = { ...(isRecord(body.generationConfig) ? body.generationConfig : {}), maxOutputTokens: target.maxTokens };
+    if (target.maxTokens !== undefined)
+      body.generationConfig = {
+        ...(isRecord(body.generationConfig) ? body.generationConfig : {}),
+        maxOutputTokens: target.maxTokens,
+      };
     return {
       url: joinUrl(target.baseUrl, `${modelPath(target.model)}:streamGenerateContent?alt=sse`),
       headers: { "content-type": "application/json", accept: "text/event-stream" },

@@ -35,7 +35,9 @@ function accumulator(): StreamAccumulator {
   const live = (): LiveOutput => ({
     text: content ?? "",
     reasoning,
-    calls: [...calls.entries()].sort(([a], [b]) => a - b).map(([, slot]) => ({ id: slot.id, name: slot.name, arguments: slot.arguments })),
+    calls: [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, slot]) => ({ id: slot.id, name: slot.name, arguments: slot.arguments })),
   });
 
   return {
@@ -93,7 +95,11 @@ export const openAIChatAdapter: ApiAdapter = {
   request(target, history) {
     const body: JsonRecord = { model: target.model, ...history, stream: true, stream_options: { include_usage: true } };
     if (target.maxTokens !== undefined) body.max_tokens = target.maxTokens;
-    return { url: joinUrl(target.baseUrl, "chat/completions"), headers: { "content-type": "application/json", accept: "text/event-stream" }, body };
+    return {
+      url: joinUrl(target.baseUrl, "chat/completions"),
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body,
+    };
   },
   authHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   accumulator,

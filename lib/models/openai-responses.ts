@@ -12,7 +12,8 @@ function accumulator(): StreamAccumulator {
   let text = "";
   let reasoning = "";
 
-  const item = (event: JsonRecord): JsonRecord | undefined => (typeof event.output_index === "number" ? items.get(event.output_index) : undefined);
+  const item = (event: JsonRecord): JsonRecord | undefined =>
+    typeof event.output_index === "number" ? items.get(event.output_index) : undefined;
 
   const live = (): LiveOutput => ({
     text,
@@ -24,7 +25,8 @@ function accumulator(): StreamAccumulator {
       .map((value) => ({
         id: typeof value.call_id === "string" ? value.call_id : null,
         name: typeof value.name === "string" ? value.name : "",
-        arguments: typeof value.arguments === "string" ? value.arguments : typeof value.input === "string" ? value.input : "",
+        arguments:
+          typeof value.arguments === "string" ? value.arguments : typeof value.input === "string" ? value.input : "",
       })),
   });
 
@@ -46,7 +48,8 @@ function accumulator(): StreamAccumulator {
           return;
         case "response.output_item.added":
         case "response.output_item.done":
-          if (typeof data.output_index === "number" && isRecord(data.item)) items.set(data.output_index, { ...data.item });
+          if (typeof data.output_index === "number" && isRecord(data.item))
+            items.set(data.output_index, { ...data.item });
           return;
         case "response.output_text.delta":
           if (typeof data.delta === "string") text += data.delta;
@@ -59,7 +62,8 @@ function accumulator(): StreamAccumulator {
         case "response.custom_tool_call_input.delta": {
           const target = item(data);
           const key = type === "response.custom_tool_call_input.delta" ? "input" : "arguments";
-          if (target !== undefined && typeof data.delta === "string") target[key] = `${typeof target[key] === "string" ? target[key] : ""}${data.delta}`;
+          if (target !== undefined && typeof data.delta === "string")
+            target[key] = `${typeof target[key] === "string" ? target[key] : ""}${data.delta}`;
           return;
         }
         default:
@@ -70,10 +74,16 @@ function accumulator(): StreamAccumulator {
     live,
     finish() {
       const response: JsonRecord | null =
-        final ?? (snapshot === null ? null : { ...snapshot, output: [...items.entries()].sort(([a], [b]) => a - b).map(([, value]) => value) });
+        final ??
+        (snapshot === null
+          ? null
+          : { ...snapshot, output: [...items.entries()].sort(([a], [b]) => a - b).map(([, value]) => value) });
       if (response === null) throw new ProviderError("The stream ended before any answer arrived");
       const status = typeof response.status === "string" ? response.status : null;
-      const incomplete = isRecord(response.incomplete_details) && typeof response.incomplete_details.reason === "string" ? response.incomplete_details.reason : null;
+      const incomplete =
+        isRecord(response.incomplete_details) && typeof response.incomplete_details.reason === "string"
+          ? response.incomplete_details.reason
+          : null;
       return {
         response,
         usage: openAIResponsesUsage(response.usage),
@@ -89,7 +99,11 @@ export const openAIResponsesAdapter: ApiAdapter = {
   request(target, history) {
     const body: JsonRecord = { model: target.model, ...history, stream: true };
     if (target.maxTokens !== undefined) body.max_output_tokens = target.maxTokens;
-    return { url: joinUrl(target.baseUrl, "responses"), headers: { "content-type": "application/json", accept: "text/event-stream" }, body };
+    return {
+      url: joinUrl(target.baseUrl, "responses"),
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body,
+    };
   },
   authHeaders: (key) => ({ authorization: `Bearer ${key}` }),
   accumulator,

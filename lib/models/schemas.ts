@@ -42,7 +42,8 @@ export const modelTargetSchema = z
       // A key in the URL (Gemini's ?key=, user:password@) would be shown on the settings page and in every
       // "Could not reach <url>" error a turn stores, which `read` keys can see; keys go in apiKeyEnv.
       .refine((value) => !hasUrlSecretPlace(value), {
-        error: "baseUrl must carry no user, password, query or fragment (a key in the URL would be shown and stored with the URL): name the key's variable in apiKeyEnv",
+        error:
+          "baseUrl must carry no user, password, query or fragment (a key in the URL would be shown and stored with the URL): name the key's variable in apiKeyEnv",
       })
       .describe("URL prefix the API's paths hang off, version included: …/v1 (OpenAI, Anthropic), …/v1beta (Gemini)"),
     model: z.string().min(1).max(200).describe("The provider's model id, sent as is"),
@@ -51,8 +52,20 @@ export const modelTargetSchema = z
       .regex(ENV_NAME, "apiKeyEnv must name an environment variable")
       .optional()
       .describe("Environment variable holding the key; omit for servers that need none (a local Ollama)"),
-    timeoutMs: z.number().int().min(1000).max(3_600_000).optional().describe(`Whole-turn time limit; default ${DEFAULT_MODEL_TIMEOUT_MS} ms`),
-    maxTokens: z.number().int().min(1).max(1_000_000).optional().describe(`Output token limit; Anthropic needs one (default ${DEFAULT_ANTHROPIC_MAX_TOKENS})`),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(3_600_000)
+      .optional()
+      .describe(`Whole-turn time limit; default ${DEFAULT_MODEL_TIMEOUT_MS} ms`),
+    maxTokens: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe(`Output token limit; Anthropic needs one (default ${DEFAULT_ANTHROPIC_MAX_TOKENS})`),
   })
   .meta({ id: "ModelTarget" });
 export type ModelTarget = z.infer<typeof modelTargetSchema>;
@@ -101,7 +114,14 @@ export type TokenUsage = {
   raw: unknown;
 };
 
-export const EMPTY_USAGE: TokenUsage = { inputTokens: null, outputTokens: null, totalTokens: null, cachedInputTokens: null, reasoningTokens: null, raw: null };
+export const EMPTY_USAGE: TokenUsage = {
+  inputTokens: null,
+  outputTokens: null,
+  totalTokens: null,
+  cachedInputTokens: null,
+  reasoningTokens: null,
+  raw: null,
+};
 
 /** What has streamed in so far; the page polls it while a turn runs. */
 export type LiveOutput = {

@@ -1,10 +1,27 @@
 // TOOLSCOPE_MODELS: valid targets listed without keys, every kind of bad value reported precisely.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/app-error.ts";
-import { findModelTarget, listModelTargets, maskKey, maskKeyStreaming, readApiKey, readModelTargets } from "./targets.ts";
+import {
+  findModelTarget,
+  listModelTargets,
+  maskKey,
+  maskKeyStreaming,
+  readApiKey,
+  readModelTargets,
+} from "./targets.ts";
 
-const target = (overrides: Record<string, unknown> = {}) => ({ name: "gpt", api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", apiKeyEnv: "OPENAI_API_KEY", ...overrides });
-const env = (targets: unknown, extra: Record<string, string> = {}) => ({ TOOLSCOPE_MODELS: JSON.stringify(targets), ...extra });
+const target = (overrides: Record<string, unknown> = {}) => ({
+  name: "gpt",
+  api: "openai-chat",
+  baseUrl: "https://api.openai.com/v1",
+  model: "gpt-4.1",
+  apiKeyEnv: "OPENAI_API_KEY",
+  ...overrides,
+});
+const env = (targets: unknown, extra: Record<string, string> = {}) => ({
+  TOOLSCOPE_MODELS: JSON.stringify(targets),
+  ...extra,
+});
 
 function thrown(run: () => unknown): AppError {
   try {
@@ -18,12 +35,38 @@ function thrown(run: () => unknown): AppError {
 
 describe("model targets", () => {
   it("lists targets with the key's variable name and whether it is set, never its value", () => {
-    const reply = listModelTargets(env([target(), target({ name: "local", baseUrl: "http://127.0.0.1:11434/v1", apiKeyEnv: undefined, model: "qwen3" })], { OPENAI_API_KEY: "sk-secret-value" }));
+    const reply = listModelTargets(
+      env(
+        [
+          target(),
+          target({ name: "local", baseUrl: "http://127.0.0.1:11434/v1", apiKeyEnv: undefined, model: "qwen3" }),
+        ],
+        { OPENAI_API_KEY: "sk-secret-value" },
+      ),
+    );
     expect(reply).toEqual({
       problem: null,
       targets: [
-        { name: "gpt", api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", apiKeyEnv: "OPENAI_API_KEY", keyState: "set", timeoutMs: 120_000, maxTokens: null },
-        { name: "local", api: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3", apiKeyEnv: null, keyState: "not_needed", timeoutMs: 120_000, maxTokens: null },
+        {
+          name: "gpt",
+          api: "openai-chat",
+          baseUrl: "https://api.openai.com/v1",
+          model: "gpt-4.1",
+          apiKeyEnv: "OPENAI_API_KEY",
+          keyState: "set",
+          timeoutMs: 120_000,
+          maxTokens: null,
+        },
+        {
+          name: "local",
+          api: "openai-chat",
+          baseUrl: "http://127.0.0.1:11434/v1",
+          model: "qwen3",
+          apiKeyEnv: null,
+          keyState: "not_needed",
+          timeoutMs: 120_000,
+          maxTokens: null,
+        },
       ],
     });
     expect(JSON.stringify(reply)).not.toContain("sk-secret-value");
@@ -31,21 +74,53 @@ describe("model targets", () => {
   });
 
   it("takes the default timeout from TOOLSCOPE_MODEL_TIMEOUT_MS and a target's own over it", () => {
-    const { targets } = readModelTargets(env([target(), target({ name: "slow", timeoutMs: 600_000 })], { TOOLSCOPE_MODEL_TIMEOUT_MS: "30000" }));
+    const { targets } = readModelTargets(
+      env([target(), target({ name: "slow", timeoutMs: 600_000 })], { TOOLSCOPE_MODEL_TIMEOUT_MS: "30000" }),
+    );
     expect(targets.map((t) => t.timeoutMs)).toEqual([30_000, 600_000]);
   });
 
   it.each([
     ["not JSON", "[{", /^TOOLSCOPE_MODELS is not JSON: /],
     ["not an array", JSON.stringify({ name: "x" }), /^TOOLSCOPE_MODELS: /],
-    ["an unknown api", JSON.stringify([target(), target({ name: "b", api: "cohere" })]), /^TOOLSCOPE_MODELS\[1\]\.api: api must be one of openai-chat, openai-responses, anthropic, gemini$/],
-    ["a non-http baseUrl", JSON.stringify([target({ baseUrl: "file:///etc/passwd" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: /],
-    ["an unknown field (a key pasted inline)", JSON.stringify([target({ apiKey: "sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]: Unrecognized key: "apiKey"$/],
+    [
+      "an unknown api",
+      JSON.stringify([target(), target({ name: "b", api: "cohere" })]),
+      /^TOOLSCOPE_MODELS\[1\]\.api: api must be one of openai-chat, openai-responses, anthropic, gemini$/,
+    ],
+    [
+      "a non-http baseUrl",
+      JSON.stringify([target({ baseUrl: "file:///etc/passwd" })]),
+      /^TOOLSCOPE_MODELS\[0\]\.baseUrl: /,
+    ],
+    [
+      "an unknown field (a key pasted inline)",
+      JSON.stringify([target({ apiKey: "sk-inline" })]),
+      /^TOOLSCOPE_MODELS\[0\]: Unrecognized key: "apiKey"$/,
+    ],
     ["a duplicate name", JSON.stringify([target(), target()]), /names the target "gpt" twice/],
-    ["a key in the baseUrl's query (Gemini's ?key=)", JSON.stringify([target({ api: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta?key=sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user, password, query or fragment .*apiKeyEnv$/],
-    ["credentials in the baseUrl", JSON.stringify([target({ baseUrl: "https://proxy:sk-inline@llm.example.com/v1" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
-    ["a user name alone in the baseUrl", JSON.stringify([target({ baseUrl: "https://sk-inline@llm.example.com/v1" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
-    ["a fragment in the baseUrl", JSON.stringify([target({ baseUrl: "https://llm.example.com/v1#sk-inline" })]), /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/],
+    [
+      "a key in the baseUrl's query (Gemini's ?key=)",
+      JSON.stringify([
+        target({ api: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta?key=sk-inline" }),
+      ]),
+      /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user, password, query or fragment .*apiKeyEnv$/,
+    ],
+    [
+      "credentials in the baseUrl",
+      JSON.stringify([target({ baseUrl: "https://proxy:sk-inline@llm.example.com/v1" })]),
+      /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/,
+    ],
+    [
+      "a user name alone in the baseUrl",
+      JSON.stringify([target({ baseUrl: "https://sk-inline@llm.example.com/v1" })]),
+      /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/,
+    ],
+    [
+      "a fragment in the baseUrl",
+      JSON.stringify([target({ baseUrl: "https://llm.example.com/v1#sk-inline" })]),
+      /^TOOLSCOPE_MODELS\[0\]\.baseUrl: baseUrl must carry no user/,
+    ],
   ])("reports %s", (_label, raw, expected) => {
     const { targets, problem } = readModelTargets({ TOOLSCOPE_MODELS: raw });
     expect(targets).toEqual([]);

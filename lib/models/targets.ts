@@ -4,7 +4,13 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
-import { DEFAULT_MODEL_TIMEOUT_MS, modelTargetSchema, type ModelTarget, type ModelTargetsReply, type ModelTargetView } from "./schemas.ts";
+import {
+  DEFAULT_MODEL_TIMEOUT_MS,
+  modelTargetSchema,
+  type ModelTarget,
+  type ModelTargetsReply,
+  type ModelTargetView,
+} from "./schemas.ts";
 
 /** The environment the targets and keys are read from (process.env, or a test's own). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -21,21 +27,32 @@ export function readModelTargets(env: Environment = process.env): ModelTargets {
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { targets: [], problem: `TOOLSCOPE_MODELS is not JSON: ${error instanceof SyntaxError ? error.message : "unparseable"}` };
+    return {
+      targets: [],
+      problem: `TOOLSCOPE_MODELS is not JSON: ${error instanceof SyntaxError ? error.message : "unparseable"}`,
+    };
   }
   const parsed = targetsSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { targets: [], problem: `TOOLSCOPE_MODELS${issue ? `${formatIssuePath(issue.path)}: ${issue.message}` : " is not valid"}` };
+    return {
+      targets: [],
+      problem: `TOOLSCOPE_MODELS${issue ? `${formatIssuePath(issue.path)}: ${issue.message}` : " is not valid"}`,
+    };
   }
   const seen = new Set<string>();
   for (const target of parsed.data) {
-    if (seen.has(target.name)) return { targets: [], problem: `TOOLSCOPE_MODELS names the target "${target.name}" twice` };
+    if (seen.has(target.name))
+      return { targets: [], problem: `TOOLSCOPE_MODELS names the target "${target.name}" twice` };
     seen.add(target.name);
   }
   const defaultTimeout = Number(env.TOOLSCOPE_MODEL_TIMEOUT_MS ?? "");
-  const timeoutMs = Number.isInteger(defaultTimeout) && defaultTimeout >= 1000 ? defaultTimeout : DEFAULT_MODEL_TIMEOUT_MS;
-  return { targets: parsed.data.map((target) => ({ ...target, timeoutMs: target.timeoutMs ?? timeoutMs })), problem: null };
+  const timeoutMs =
+    Number.isInteger(defaultTimeout) && defaultTimeout >= 1000 ? defaultTimeout : DEFAULT_MODEL_TIMEOUT_MS;
+  return {
+    targets: parsed.data.map((target) => ({ ...target, timeoutMs: target.timeoutMs ?? timeoutMs })),
+    problem: null,
+  };
 }
 
 function keyState(target: ModelTarget, env: Environment): ModelTargetView["keyState"] {
@@ -64,11 +81,18 @@ export function listModelTargets(env: Environment = process.env): ModelTargetsRe
 /** The target named `name`: 422 naming `model` when there is none, 503 when the configuration cannot be read. */
 export function findModelTarget(name: string, env: Environment = process.env): ModelTarget {
   const { targets, problem } = readModelTargets(env);
-  if (problem !== null) throw new AppError("unavailable", `Model targets are misconfigured on the server: ${problem}`, { retryAfterSeconds: 60 });
+  if (problem !== null)
+    throw new AppError("unavailable", `Model targets are misconfigured on the server: ${problem}`, {
+      retryAfterSeconds: 60,
+    });
   const target = targets.find((candidate) => candidate.name === name);
   if (target === undefined) {
     const known = targets.map((candidate) => `"${candidate.name}"`).join(", ");
-    throw new AppError("invalid", `model: no target "${name}" is configured${known ? ` (configured: ${known})` : " (TOOLSCOPE_MODELS is empty)"}`, { path: "model" });
+    throw new AppError(
+      "invalid",
+      `model: no target "${name}" is configured${known ? ` (configured: ${known})` : " (TOOLSCOPE_MODELS is empty)"}`,
+      { path: "model" },
+    );
   }
   return target;
 }
@@ -77,7 +101,12 @@ export function findModelTarget(name: string, env: Environment = process.env): M
 export function readApiKey(target: ModelTarget, env: Environment = process.env): string | null {
   if (target.apiKeyEnv === undefined) return null;
   const key = env[target.apiKeyEnv];
-  if (!key) throw new AppError("unavailable", `The key for model target "${target.name}" is missing: set ${target.apiKeyEnv} on the server`, { retryAfterSeconds: 60 });
+  if (!key)
+    throw new AppError(
+      "unavailable",
+      `The key for model target "${target.name}" is missing: set ${target.apiKeyEnv} on the server`,
+      { retryAfterSeconds: 60 },
+    );
   return key;
 }
 
@@ -93,7 +122,8 @@ export function maskKey(text: string, key: string | null): string {
 export function maskKeyStreaming(text: string, key: string | null): string {
   const masked = maskKey(text, key);
   if (key === null || key.length < 4) return masked;
-  for (let n = Math.min(key.length - 1, masked.length); n > 0; n -= 1) if (masked.endsWith(key.slice(0, n))) return masked.slice(0, -n);
+  for (let n = Math.min(key.length - 1, masked.length); n > 0; n -= 1)
+    if (masked.endsWith(key.slice(0, n))) return masked.slice(0, -n);
   return masked;
 }
 

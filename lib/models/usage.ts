@@ -57,7 +57,14 @@ export function anthropicUsage(usage: unknown): TokenUsage {
   const cacheWrite = count(usage.cache_creation_input_tokens);
   const inputTokens = uncached === null ? null : uncached + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const outputTokens = count(usage.output_tokens);
-  return { inputTokens, outputTokens, totalTokens: sum(inputTokens, outputTokens), cachedInputTokens: cacheRead, reasoningTokens: null, raw: usage };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: sum(inputTokens, outputTokens),
+    cachedInputTokens: cacheRead,
+    reasoningTokens: null,
+    raw: usage,
+  };
 }
 
 /** Gemini usageMetadata: {promptTokenCount, candidatesTokenCount, totalTokenCount, cachedContentTokenCount, thoughtsTokenCount}. */

@@ -9,15 +9,27 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/callback", "/api/events", "/api/health"]));
   });
   it("derives the tool_result message from the zod schema", () => {
-    const message = doc.components.schemas.ToolResultMessage as { required: string[]; properties: Record<string, { const?: string; type?: unknown }> };
+    const message = doc.components.schemas.ToolResultMessage as {
+      required: string[];
+      properties: Record<string, { const?: string; type?: unknown }>;
+    };
     expect(message.required).toEqual(expect.arrayContaining(["type", "group_id", "id", "text"]));
     expect(message.required).not.toContain("display_as");
     expect(message.properties.type?.const).toBe("tool_result");
-    expect(Object.keys(message.properties)).toEqual(["type", "group_id", "id", "call_id", "text", "display_as", "subscription"]);
+    expect(Object.keys(message.properties)).toEqual([
+      "type",
+      "group_id",
+      "id",
+      "call_id",
+      "text",
+      "display_as",
+      "subscription",
+    ]);
   });
   it("lists every trace event type", () => {
     expect(JSON.stringify(doc)).not.toContain("$defs");
     const events = JSON.stringify(doc.components.schemas);
-    for (const type of ["tool_call", "output_text", "message", "reasoning", "error", "subscription_cancel"]) expect(events).toContain(`"const":"${type}"`);
+    for (const type of ["tool_call", "output_text", "message", "reasoning", "error", "subscription_cancel"])
+      expect(events).toContain(`"const":"${type}"`);
   });
 });

@@ -3,7 +3,15 @@
 import "server-only";
 import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { getDatabase, type Database } from "../db/client.ts";
-import { nanosToMillis, SPAN_KINDS, STATUS_ERROR, STATUS_OK, type Attributes, type OtelSpan, type SpanOrigin } from "./otlp-types.ts";
+import {
+  nanosToMillis,
+  SPAN_KINDS,
+  STATUS_ERROR,
+  STATUS_OK,
+  type Attributes,
+  type OtelSpan,
+  type SpanOrigin,
+} from "./otlp-types.ts";
 import { findCallSpanRefs, findSpans } from "./repository.ts";
 import type { CallSpans, SpanAttributeView, SpanView } from "./schemas.ts";
 import { chatView, toolView } from "./span-views.ts";
@@ -17,7 +25,11 @@ function attributeViews(attributes: Attributes): SpanAttributeView[] {
     .map((key) => {
       const raw = attributes[key];
       const text = typeof raw === "string" ? raw : JSON.stringify(raw ?? null);
-      const preview = previewUntrustedText(text.slice(0, VALUE_LIMIT + 64), VALUE_LIMIT, text.length > VALUE_LIMIT + 64);
+      const preview = previewUntrustedText(
+        text.slice(0, VALUE_LIMIT + 64),
+        VALUE_LIMIT,
+        text.length > VALUE_LIMIT + 64,
+      );
       return { key, value: preview.text, truncated: preview.truncated };
     });
 }
@@ -59,13 +71,32 @@ function toView(span: OtelSpan, origin: SpanOrigin | null, receivedAt: Date): Sp
     startedAt: iso(span.startNs),
     endedAt: iso(span.endNs),
     durationMs: Math.max(0, nanosToMillis(span.endNs) - startMs),
-    status: { code: span.status.code === STATUS_ERROR ? "error" : span.status.code === STATUS_OK ? "ok" : "unset", message: span.status.message ?? null },
+    status: {
+      code: span.status.code === STATUS_ERROR ? "error" : span.status.code === STATUS_OK ? "ok" : "unset",
+      message: span.status.message ?? null,
+    },
     attributes: attributeViews(span.attributes),
-    events: span.events.map((event) => ({ name: event.name, at: iso(event.timeNs), attributes: attributeViews(event.attributes) })),
-    links: span.links.map((link) => ({ traceId: link.traceId, spanId: link.spanId, attributes: attributeViews(link.attributes) })),
+    events: span.events.map((event) => ({
+      name: event.name,
+      at: iso(event.timeNs),
+      attributes: attributeViews(event.attributes),
+    })),
+    links: span.links.map((link) => ({
+      traceId: link.traceId,
+      spanId: link.spanId,
+      attributes: attributeViews(link.attributes),
+    })),
     resource: attributeViews(origin?.resource.attributes ?? {}),
-    scope: { name: origin?.scope.name ?? "", version: origin?.scope.version ?? null, attributes: attributeViews(origin?.scope.attributes ?? {}) },
-    dropped: { attributes: span.droppedAttributesCount ?? 0, events: span.droppedEventsCount ?? 0, links: span.droppedLinksCount ?? 0 },
+    scope: {
+      name: origin?.scope.name ?? "",
+      version: origin?.scope.version ?? null,
+      attributes: attributeViews(origin?.scope.attributes ?? {}),
+    },
+    dropped: {
+      attributes: span.droppedAttributesCount ?? 0,
+      events: span.droppedEventsCount ?? 0,
+      links: span.droppedLinksCount ?? 0,
+    },
     receivedAt: receivedAt.toISOString(),
   };
 }
@@ -76,7 +107,13 @@ export async function getCallSpans(options: { callRowId: number; database?: Data
   const refs = refsOf(await findCallSpanRefs(db.client, options.callRowId));
   if (refs === null) return null;
   const rows = await findSpans(db.client, refs.traceId, refs.spanIds);
-  const spans = rows.map((row) => toView(JSON.parse(row.spanJson) as OtelSpan, row.scopeJson === null ? null : (JSON.parse(row.scopeJson) as SpanOrigin), row.receivedAt));
+  const spans = rows.map((row) =>
+    toView(
+      JSON.parse(row.spanJson) as OtelSpan,
+      row.scopeJson === null ? null : (JSON.parse(row.scopeJson) as SpanOrigin),
+      row.receivedAt,
+    ),
+  );
   // Tool execution first: it is the call itself; the model calls around it follow.
   spans.sort((a, b) => Number(b.role === "tool execution") - Number(a.role === "tool execution"));
   return { traceId: refs.traceId, spans };

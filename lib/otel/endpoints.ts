@@ -10,12 +10,28 @@ import { encodingOf, PROTOBUF_TYPE, readTraceExport, type ExportEncoding } from 
 import { acceptTraceExport } from "./service.ts";
 
 // google.rpc.Code for each HTTP status the receiver answers.
-const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 422: 3, 429: 8, 500: 13, 503: 14 };
+const RPC_CODE: Record<number, number> = {
+  400: 3,
+  401: 16,
+  403: 7,
+  404: 5,
+  413: 8,
+  415: 3,
+  422: 3,
+  429: 8,
+  500: 13,
+  503: 14,
+};
 
 function errorReply(error: AppError, encoding: ExportEncoding): Reply {
   const headers = error.responseHeaders();
   const code = RPC_CODE[error.status] ?? 2;
-  if (encoding === "protobuf") return bytesReply(encodeProtobufStatus(code, error.message), { ...headers, "content-type": PROTOBUF_TYPE }, error.status);
+  if (encoding === "protobuf")
+    return bytesReply(
+      encodeProtobufStatus(code, error.message),
+      { ...headers, "content-type": PROTOBUF_TYPE },
+      error.status,
+    );
   // google.rpc.Status in JSON, with Toolscope's one error object beside it (Status readers ignore unknown fields).
   return jsonReply(error.status, { code, message: error.message, ...error.toBody() }, headers);
 }
@@ -28,8 +44,14 @@ export const otlpTracesEndpoint = endpoint({
     try {
       const decoded = await readTraceExport(request);
       const partial = await acceptTraceExport({ decoded });
-      if (encoding === "protobuf") return bytesReply(encodeProtobufResponse(partial), { "content-type": PROTOBUF_TYPE });
-      return jsonReply(200, partial === null ? {} : { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } });
+      if (encoding === "protobuf")
+        return bytesReply(encodeProtobufResponse(partial), { "content-type": PROTOBUF_TYPE });
+      return jsonReply(
+        200,
+        partial === null
+          ? {}
+          : { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } },
+      );
     } catch (error) {
       if (!(error instanceof AppError)) console.error("[toolscope] POST /v1/traces failed", error);
       return errorReply(toAppError(error), encoding);

@@ -1,7 +1,12 @@
 // OTLP ingest on every backend: spans from the real AI SDK and OTel exporters' serializers become threads;
 // re-sent batches store once; spans arriving out of order (across requests) end in the right thread and order.
 import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getTimelinePage } from "../threads/service.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
@@ -37,40 +42,98 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
   });
   const accept = (decoded: ReturnType<typeof protobuf>) => acceptTraceExport({ decoded, database: t.database });
 
-  it.each(["otel", "legacy"] as const)("maps an AI SDK tool loop (%s mode) onto its conversation's thread, call by call", async (mode) => {
-    const conversationId = `conv-${mode}-${Date.now()}`;
-    const { spans } = await runAiSdkToolLoop({ mode, conversationId });
-    expect(await accept(protobuf(spans))).toBeNull();
-    expect(await readThread(t, conversationId)).toEqual(EXPECTED);
-    const weather = (await getTimelinePage({ groupId: conversationId, database: t.database })).calls.find((call) => call.toolName === "weather");
-    const panel = await getCallSpans({ callRowId: weather?.id ?? 0, database: t.database });
-    expect(panel?.spans.map((span) => span.role)).toEqual(["tool execution", "model call", "model call"]);
-    expect(panel?.spans[0]?.scope.name).toBe("ai-sdk-test");
-  });
+  it.each(["otel", "legacy"] as const)(
+    "maps an AI SDK tool loop (%s mode) onto its conversation's thread, call by call",
+    async (mode) => {
+      const conversationId = `conv-${mode}-${Date.now()}`;
+      const { spans } = await runAiSdkToolLoop({ mode, conversationId });
+      expect(await accept(protobuf(spans))).toBeNull();
+      expect(await readThread(t, conversationId)).toEqual(EXPECTED);
+      const weather = (await getTimelinePage({ groupId: conversationId, database: t.database })).calls.find(
+        (call) => call.toolName === "weather",
+      );
+      const panel = await getCallSpans({ callRowId: weather?.id ?? 0, database: t.database });
+      expect(panel?.spans.map((span) => span.role)).toEqual(["tool execution", "model call", "model call"]);
+      expect(panel?.spans[0]?.scope.name).toBe("ai-sdk-test");
+    },
+  );
 
   it("gives each call the explorer columns its result's trigger computes (the writer sets them, the trigger agrees)", async () => {
     const conversationId = `conv-explorer-${Date.now()}`;
     const { spans } = await runAiSdkToolLoop({ mode: "otel", conversationId });
     expect(await accept(protobuf(spans))).toBeNull();
     const client = t.database.client;
-    const calls = await client.toolCall.findMany({ where: { groupId: conversationId }, include: { results: true }, orderBy: { id: "asc" } });
+    const calls = await client.toolCall.findMany({
+      where: { groupId: conversationId },
+      include: { results: true },
+      orderBy: { id: "asc" },
+    });
     expect(calls.map((call) => [call.toolName, call.resultIsError, call.latencyMs !== null])).toEqual([
       ["weather", false, true],
       ["flaky", true, true],
     ]);
     for (const call of calls) {
       // The trigger's own answer: a copy of the call with no explorer columns, then a copy of its result.
-      const { id, results, latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate, ...columns } = call;
-      const written = { latencyMs, resultEnvelopeKind, resultSuccess, resultIsError, resultErrorSource, resultErrorType, resultConfidence, resultNextAction, resultLate };
-      const copy = await client.toolCall.create({ data: { ...columns, callKey: `${call.callKey}-copy`, argumentsJson: call.argumentsJson ?? undefined, declarationJson: call.declarationJson ?? undefined } });
+      const {
+        id,
+        results,
+        latencyMs,
+        resultEnvelopeKind,
+        resultSuccess,
+        resultIsError,
+        resultErrorSource,
+        resultErrorType,
+        resultConfidence,
+        resultNextAction,
+        resultLate,
+        ...columns
+      } = call;
+      const written = {
+        latencyMs,
+        resultEnvelopeKind,
+        resultSuccess,
+        resultIsError,
+        resultErrorSource,
+        resultErrorType,
+        resultConfidence,
+        resultNextAction,
+        resultLate,
+      };
+      const copy = await client.toolCall.create({
+        data: {
+          ...columns,
+          callKey: `${call.callKey}-copy`,
+          argumentsJson: call.argumentsJson ?? undefined,
+          declarationJson: call.declarationJson ?? undefined,
+        },
+      });
       expect(copy).toMatchObject({ latencyMs: null, resultIsError: null });
       const [stored] = results;
       if (!stored) throw new Error(`call ${id} has no result`);
       const { id: _resultId, toolCallId: _callId, ...result } = stored;
       await client.toolResult.create({ data: { ...result, toolCallId: copy.id } });
-      const { latencyMs: l, resultEnvelopeKind: k, resultSuccess: s, resultIsError: e, resultErrorSource: es, resultErrorType: et, resultConfidence: c, resultNextAction: n, resultLate: late } =
-        await client.toolCall.findUniqueOrThrow({ where: { id: copy.id } });
-      expect(written, `call ${id}`).toEqual({ latencyMs: l, resultEnvelopeKind: k, resultSuccess: s, resultIsError: e, resultErrorSource: es, resultErrorType: et, resultConfidence: c, resultNextAction: n, resultLate: late });
+      const {
+        latencyMs: l,
+        resultEnvelopeKind: k,
+        resultSuccess: s,
+        resultIsError: e,
+        resultErrorSource: es,
+        resultErrorType: et,
+        resultConfidence: c,
+        resultNextAction: n,
+        resultLate: late,
+      } = await client.toolCall.findUniqueOrThrow({ where: { id: copy.id } });
+      expect(written, `call ${id}`).toEqual({
+        latencyMs: l,
+        resultEnvelopeKind: k,
+        resultSuccess: s,
+        resultIsError: e,
+        resultErrorSource: es,
+        resultErrorType: et,
+        resultConfidence: c,
+        resultNextAction: n,
+        resultLate: late,
+      });
     }
   });
 
@@ -82,7 +145,9 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
     const before = await t.database.client.event.count();
     expect(await accept(decodeJsonExport(encoded))).toBeNull();
     expect(await t.database.client.event.count()).toBe(before);
-    expect(await t.database.client.otelSpan.count({ where: { traceId: spans[0]?.spanContext().traceId } })).toBe(spans.length);
+    expect(await t.database.client.otelSpan.count({ where: { traceId: spans[0]?.spanContext().traceId } })).toBe(
+      spans.length,
+    );
     expect(await readThread(t, conversationId)).toEqual(EXPECTED);
   });
 
@@ -109,7 +174,12 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
     await accept(protobuf(first.spans));
     const seen = await page(conversationId);
     expect(seen.epoch).toBe(0);
-    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    const second = await runAiSdkToolLoop({
+      mode: "otel",
+      conversationId,
+      prompt: "And in Lyon?",
+      callIds: ["call-weather-1", "call-fail-1"],
+    });
     await accept(protobuf(second.spans));
     const appended = await page(conversationId, seen.lastEventId);
     expect(appended.epoch).toBe(0);
@@ -134,7 +204,12 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
   it("threads a second run of the conversation after the first, writing only what is new", async () => {
     const conversationId = `conv-two-${Date.now()}`;
     const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
-    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    const second = await runAiSdkToolLoop({
+      mode: "otel",
+      conversationId,
+      prompt: "And in Lyon?",
+      callIds: ["call-weather-1", "call-fail-1"],
+    });
     // The second run arrives first; the first run's spans come later and must be placed before it.
     await accept(protobuf(second.spans));
     await accept(protobuf(first.spans));
@@ -156,27 +231,57 @@ describe.each(testBackends())("OTLP ingest on $provider", (backend) => {
     const startTime = new Date();
     for (let run = 0; run < 8; run += 1) {
       const conversation = { "gen_ai.conversation.id": `conv-tie-${run}-${Date.now()}` };
-      const output = [{ role: "assistant", parts: [{ type: "tool_call", id: "call_tie", name: "get_time", arguments: {} }] }];
-      tracer.startSpan("chat m", { startTime, attributes: { ...conversation, "gen_ai.operation.name": "chat", "gen_ai.output.messages": JSON.stringify(output) } }).end(startTime);
-      const tool = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_time", "gen_ai.tool.call.id": "call_tie", "gen_ai.tool.call.result": "noon" };
+      const output = [
+        { role: "assistant", parts: [{ type: "tool_call", id: "call_tie", name: "get_time", arguments: {} }] },
+      ];
+      tracer
+        .startSpan("chat m", {
+          startTime,
+          attributes: {
+            ...conversation,
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": JSON.stringify(output),
+          },
+        })
+        .end(startTime);
+      const tool = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "get_time",
+        "gen_ai.tool.call.id": "call_tie",
+        "gen_ai.tool.call.result": "noon",
+      };
       tracer.startSpan("execute_tool get_time", { startTime, attributes: { ...conversation, ...tool } }).end(startTime);
     }
     await accept(protobuf(exporter.getFinishedSpans()));
-    const threads = [...new Set(exporter.getFinishedSpans().map((span) => String(span.attributes["gen_ai.conversation.id"])))];
-    for (const groupId of threads) expect((await readThread(t, groupId)).filter((line) => line.startsWith("call"))).toEqual(["call get_time call_tie completed {} → noon"]);
+    const threads = [
+      ...new Set(exporter.getFinishedSpans().map((span) => String(span.attributes["gen_ai.conversation.id"]))),
+    ];
+    for (const groupId of threads)
+      expect((await readThread(t, groupId)).filter((line) => line.startsWith("call"))).toEqual([
+        "call get_time call_tie completed {} → noon",
+      ]);
   });
 
   it("stores concurrent exports in one shared transaction as if they had come one by one", async () => {
     const conversationId = `conv-group-${Date.now()}`;
     const first = await runAiSdkToolLoop({ mode: "otel", conversationId });
-    const second = await runAiSdkToolLoop({ mode: "otel", conversationId, prompt: "And in Lyon?", callIds: ["call-weather-1", "call-fail-1"] });
+    const second = await runAiSdkToolLoop({
+      mode: "otel",
+      conversationId,
+      prompt: "And in Lyon?",
+      callIds: ["call-weather-1", "call-fail-1"],
+    });
     // Queued together (group commit): the later run first, the earlier one twice (an exporter's retry).
-    const replies = await Promise.all([protobuf(second.spans), protobuf(first.spans), protobuf(first.spans)].map(accept));
+    const replies = await Promise.all(
+      [protobuf(second.spans), protobuf(first.spans), protobuf(first.spans)].map(accept),
+    );
     expect(replies).toEqual([null, null, null]);
     const lines = await readThread(t, conversationId);
     expect(lines.slice(0, EXPECTED.length)).toEqual(EXPECTED);
     expect(lines[EXPECTED.length]).toBe("message user: And in Lyon?");
     const traceIds = [first.spans[0]?.spanContext().traceId ?? "", second.spans[0]?.spanContext().traceId ?? ""];
-    expect(await t.database.client.otelSpan.count({ where: { traceId: { in: traceIds } } })).toBe(first.spans.length + second.spans.length);
+    expect(await t.database.client.otelSpan.count({ where: { traceId: { in: traceIds } } })).toBe(
+      first.spans.length + second.spans.length,
+    );
   });
 });

@@ -8,7 +8,17 @@
 // written once: text messages by content (counted, so a repeated "yes" is not mistaken for history), tool
 // calls and results by their call id.
 import { hash } from "node:crypto";
-import { asText, chatView, spanError, toolView, type ChatView, type Message, type ToolDefinition, type ToolView, type Usage } from "./span-views.ts";
+import {
+  asText,
+  chatView,
+  spanError,
+  toolView,
+  type ChatView,
+  type Message,
+  type ToolDefinition,
+  type ToolView,
+  type Usage,
+} from "./span-views.ts";
 import { nanosToMillis, type OtelSpan } from "./otlp-types.ts";
 import { ID_MAX, identifierProblem } from "../ingest/schemas.ts";
 
@@ -79,7 +89,11 @@ export function shortHash(value: unknown): string {
 const at = (ns: string) => new Date(nanosToMillis(ns));
 
 function compareSpans(a: OtelSpan, b: OtelSpan): number {
-  return a.startNs.length - b.startNs.length || (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0) || (a.spanId < b.spanId ? -1 : 1);
+  return (
+    a.startNs.length - b.startNs.length ||
+    (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0) ||
+    (a.spanId < b.spanId ? -1 : 1)
+  );
 }
 
 function textOf(message: Message): string {
@@ -96,7 +110,11 @@ function argumentsText(value: unknown): string | null {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-type CallState = MappedCall & { answer: { text: string; isError: boolean; at: Date; spanId: string } | null; tool: ToolView | null; emittedResult: boolean };
+type CallState = MappedCall & {
+  answer: { text: string; isError: boolean; at: Date; spanId: string } | null;
+  tool: ToolView | null;
+  emittedResult: boolean;
+};
 
 /** One trace's mapping in progress; `map()` runs it once. */
 class TraceMapper {
@@ -122,13 +140,15 @@ class TraceMapper {
     // Agent-level spans repeat their steps; they stand in only when a trace has no step-level model spans.
     this.chats = chats.length > 0 ? chats : sorted.flatMap((span) => chatView(span, true) ?? []);
     this.tools = sorted.flatMap((span) => toolView(span) ?? []);
-    for (const tool of this.tools) if (tool.callId !== null && !this.toolsById.has(tool.callId)) this.toolsById.set(tool.callId, tool);
+    for (const tool of this.tools)
+      if (tool.callId !== null && !this.toolsById.has(tool.callId)) this.toolsById.set(tool.callId, tool);
     for (const digest of context.conversation) this.emitted.set(digest, (this.emitted.get(digest) ?? 0) + 1);
     this.step = (context.lastStep ?? -1) + 1;
   }
 
   map(): TraceMapping {
-    for (const chat of this.chats) for (const tool of chat.tools) if (!this.declarations.has(tool.name)) this.declarations.set(tool.name, tool);
+    for (const chat of this.chats)
+      for (const tool of chat.tools) if (!this.declarations.has(tool.name)) this.declarations.set(tool.name, tool);
     this.collectAnswers();
     const orphans = this.tools.filter((tool) => tool.callId === null || !this.mentionedByChats(tool.callId));
     let orphanIndex = 0;
@@ -156,7 +176,11 @@ class TraceMapper {
 
   private mentionedByChats(callId: string): boolean {
     return this.chats.some((chat) =>
-      [...(chat.input ?? []), ...(chat.output ?? [])].some((message) => message.parts.some((part) => (part.type === "tool_call" || part.type === "tool_call_response") && part.id === callId)),
+      [...(chat.input ?? []), ...(chat.output ?? [])].some((message) =>
+        message.parts.some(
+          (part) => (part.type === "tool_call" || part.type === "tool_call_response") && part.id === callId,
+        ),
+      ),
     );
   }
 
@@ -167,7 +191,12 @@ class TraceMapper {
       for (const message of chat.input ?? []) {
         for (const part of message.parts) {
           if (part.type !== "tool_call_response" || part.id === null || this.answers.has(part.id)) continue;
-          this.answers.set(part.id, { text: asText(part.response), isError: part.isError === true, at: at(chat.span.startNs), spanId: chat.span.spanId });
+          this.answers.set(part.id, {
+            text: asText(part.response),
+            isError: part.isError === true,
+            at: at(chat.span.startNs),
+            spanId: chat.span.spanId,
+          });
         }
       }
     }
@@ -179,7 +208,18 @@ class TraceMapper {
 
   private push(item: Omit<MappedItem, "digest">): void {
     const { key: _key, ...content } = item;
-    this.items.push({ ...item, digest: shortHash([content.kind, content.role, content.text, content.callKey, content.step, content.occurredAt.getTime(), content.dataJson]) });
+    this.items.push({
+      ...item,
+      digest: shortHash([
+        content.kind,
+        content.role,
+        content.text,
+        content.callKey,
+        content.step,
+        content.occurredAt.getTime(),
+        content.dataJson,
+      ]),
+    });
   }
 
   /** A message not seen before in the thread? Counts occurrences so a repeated text is told from history. */
@@ -197,7 +237,10 @@ class TraceMapper {
     const step = this.step;
     this.step += 1;
     const seen = new Map<string, number>();
-    const input: Message[] = [...(chat.system === null ? [] : [{ role: "system", parts: [{ type: "text" as const, content: chat.system }] }]), ...(chat.input ?? [])];
+    const input: Message[] = [
+      ...(chat.system === null ? [] : [{ role: "system", parts: [{ type: "text" as const, content: chat.system }] }]),
+      ...(chat.input ?? []),
+    ];
     input.forEach((message, index) => {
       if (!this.isNew(message, seen)) return;
       this.message(message, `${chat.span.spanId}:in:${index}`, step, at(chat.span.startNs), chat, null);
@@ -205,7 +248,13 @@ class TraceMapper {
     const requested: string[] = [];
     (chat.output ?? []).forEach((message, index) => {
       this.isNew(message, seen);
-      requested.push(...this.message(message, `${chat.span.spanId}:out:${index}`, step, at(chat.span.endNs), chat, { usage: chat.usage, model: chat.model, finishReason: message.finishReason ?? null }));
+      requested.push(
+        ...this.message(message, `${chat.span.spanId}:out:${index}`, step, at(chat.span.endNs), chat, {
+          usage: chat.usage,
+          model: chat.model,
+          finishReason: message.finishReason ?? null,
+        }),
+      );
     });
     for (const callKey of requested) this.result(callKey, step);
     const error = spanError(chat.span);
@@ -213,12 +262,20 @@ class TraceMapper {
   }
 
   /** Writes one message's items; returns the call keys it requested. */
-  private message(message: Message, key: string, step: number, occurredAt: Date, chat: ChatView, output: { usage: Usage; model: string | null; finishReason: string | null } | null): string[] {
+  private message(
+    message: Message,
+    key: string,
+    step: number,
+    occurredAt: Date,
+    chat: ChatView,
+    output: { usage: Usage; model: string | null; finishReason: string | null } | null,
+  ): string[] {
     const requested: string[] = [];
     const spanIds = [chat.span.spanId];
     const text = textOf(message);
     const others = message.parts.filter((part) => part.type === "other");
-    let extra: Record<string, unknown> | null = output === null ? null : { ...output, usage: Object.keys(output.usage).length > 0 ? output.usage : undefined };
+    let extra: Record<string, unknown> | null =
+      output === null ? null : { ...output, usage: Object.keys(output.usage).length > 0 ? output.usage : undefined };
     const takeExtra = () => {
       const taken = extra ?? {};
       extra = null;
@@ -226,19 +283,54 @@ class TraceMapper {
     };
     message.parts.forEach((part, index) => {
       if (part.type === "reasoning" && part.content !== "") {
-        this.push({ key: `${key}:${index}`, kind: "reasoning", role: "assistant", text: part.content, callKey: null, step, occurredAt, dataJson: this.data(spanIds) });
+        this.push({
+          key: `${key}:${index}`,
+          kind: "reasoning",
+          role: "assistant",
+          text: part.content,
+          callKey: null,
+          step,
+          occurredAt,
+          dataJson: this.data(spanIds),
+        });
       }
     });
     if (text !== "" || others.length > 0) {
       const role = message.role === "tool" ? "user" : message.role;
-      this.push({ key, kind: "message", role, text, callKey: null, step, occurredAt, dataJson: this.data(spanIds, { ...takeExtra(), ...(others.length > 0 ? { parts: message.parts } : {}) }) });
+      this.push({
+        key,
+        kind: "message",
+        role,
+        text,
+        callKey: null,
+        step,
+        occurredAt,
+        dataJson: this.data(spanIds, { ...takeExtra(), ...(others.length > 0 ? { parts: message.parts } : {}) }),
+      });
     }
     for (const part of message.parts) {
       if (part.type === "tool_call") {
-        const callKey = this.callFromModel(part.id, part.name, part.arguments, step, occurredAt, chat.span.spanId, output !== null);
+        const callKey = this.callFromModel(
+          part.id,
+          part.name,
+          part.arguments,
+          step,
+          occurredAt,
+          chat.span.spanId,
+          output !== null,
+        );
         if (callKey === null) continue;
         requested.push(callKey);
-        this.push({ key: `call:${callKey}`, kind: "tool_call", role: null, text: null, callKey, step, occurredAt, dataJson: this.data(this.callSpans(callKey), takeExtra()) });
+        this.push({
+          key: `call:${callKey}`,
+          kind: "tool_call",
+          role: null,
+          text: null,
+          callKey,
+          step,
+          occurredAt,
+          dataJson: this.data(this.callSpans(callKey), takeExtra()),
+        });
         if (output === null) this.result(callKey, step);
       } else if (part.type === "tool_call_response" && part.id !== null) {
         const callKey = this.aliases.get(part.id);
@@ -253,7 +345,15 @@ class TraceMapper {
   }
 
   /** A call the model requested (output) or that appears in history (input). Null when it belongs to another trace or was written already. */
-  private callFromModel(id: string | null, name: string, args: unknown, step: number, occurredAt: Date, chatSpanId: string, requestedHere: boolean): string | null {
+  private callFromModel(
+    id: string | null,
+    name: string,
+    args: unknown,
+    step: number,
+    occurredAt: Date,
+    chatSpanId: string,
+    requestedHere: boolean,
+  ): string | null {
     if (id !== null && this.aliases.has(id)) return null;
     if (id !== null && !requestedHere && this.context.claimedCallKeys.has(id) && !this.toolsById.has(id)) return null;
     const tool = id === null ? undefined : this.toolsById.get(id);
@@ -283,7 +383,8 @@ class TraceMapper {
   private newCallKey(id: string): string {
     // An id no index can hold (identifierProblem: kilobytes, NUL) is named by its hash: the same span mapped again
     // gets the same key, and the call is stored instead of failing the whole export on PostgreSQL.
-    const base = identifierProblem(id, CALL_KEY_BASE_MAX) === null ? id : `id-sha256-${hash("sha256", id, "hex").slice(0, 32)}`;
+    const base =
+      identifierProblem(id, CALL_KEY_BASE_MAX) === null ? id : `id-sha256-${hash("sha256", id, "hex").slice(0, 32)}`;
     let key = base;
     // The same id used by another trace of this thread (a mock model's "call-1" in every run): a distinct call.
     if (this.context.claimedCallKeys.has(key)) key = `${base}@${this.traceId.slice(0, 8)}`;
@@ -301,7 +402,16 @@ class TraceMapper {
     call.result = outcome.result;
     call.completedAt = outcome.completedAt;
     const spanId = call.tool?.span.spanId ?? call.answer?.spanId ?? call.spanIds[0] ?? "";
-    this.push({ key: `result:${callKey}`, kind: "tool_result", role: null, text: null, callKey, step, occurredAt: outcome.completedAt, dataJson: this.data([spanId]) });
+    this.push({
+      key: `result:${callKey}`,
+      kind: "tool_result",
+      role: null,
+      text: null,
+      callKey,
+      step,
+      occurredAt: outcome.completedAt,
+      dataJson: this.data([spanId]),
+    });
     if (call.tool?.error) this.error(call.tool.error, call.tool.span, step, "runtime", callKey);
   }
 
@@ -309,7 +419,16 @@ class TraceMapper {
     const tool = call.tool;
     if (tool) {
       const completedAt = at(tool.span.endNs);
-      if (tool.result !== null) return { result: { text: tool.result, isError: tool.error !== null, errorSource: tool.error ? "span_status" : null, receivedAt: completedAt }, completedAt };
+      if (tool.result !== null)
+        return {
+          result: {
+            text: tool.result,
+            isError: tool.error !== null,
+            errorSource: tool.error ? "span_status" : null,
+            receivedAt: completedAt,
+          },
+          completedAt,
+        };
       if (tool.error) {
         // What the model was told, when a later model call shows it; else the exception itself.
         const text = call.answer?.text ?? tool.error.message;
@@ -318,7 +437,15 @@ class TraceMapper {
     }
     if (call.answer) {
       const completedAt = tool ? at(tool.span.endNs) : call.answer.at;
-      return { result: { text: call.answer.text, isError: call.answer.isError, errorSource: call.answer.isError ? "vendor_flag" : null, receivedAt: completedAt }, completedAt };
+      return {
+        result: {
+          text: call.answer.text,
+          isError: call.answer.isError,
+          errorSource: call.answer.isError ? "vendor_flag" : null,
+          receivedAt: completedAt,
+        },
+        completedAt,
+      };
     }
     return null;
   }
@@ -328,7 +455,8 @@ class TraceMapper {
     if (tool.callId !== null && this.aliases.has(tool.callId)) return;
     const step = Math.max(this.step - 1, (this.context.lastStep ?? -1) + 1);
     const adopted = tool.callId !== null && this.context.openCallKeys.has(tool.callId);
-    const callKey = adopted && tool.callId !== null ? tool.callId : this.newCallKey(tool.callId ?? `span-${tool.span.spanId}`);
+    const callKey =
+      adopted && tool.callId !== null ? tool.callId : this.newCallKey(tool.callId ?? `span-${tool.span.spanId}`);
     if (tool.callId !== null) this.aliases.set(tool.callId, callKey);
     const requestedAt = at(tool.span.startNs);
     this.calls.set(callKey, {
@@ -348,11 +476,27 @@ class TraceMapper {
       tool,
       emittedResult: false,
     });
-    if (!adopted) this.push({ key: `call:${callKey}`, kind: "tool_call", role: null, text: null, callKey, step, occurredAt: requestedAt, dataJson: this.data([tool.span.spanId]) });
+    if (!adopted)
+      this.push({
+        key: `call:${callKey}`,
+        kind: "tool_call",
+        role: null,
+        text: null,
+        callKey,
+        step,
+        occurredAt: requestedAt,
+        dataJson: this.data([tool.span.spanId]),
+      });
     this.result(callKey, step);
   }
 
-  private error(error: { message: string; type: string | null }, span: OtelSpan, step: number | null, layer: "model" | "runtime", callKey: string | null): void {
+  private error(
+    error: { message: string; type: string | null },
+    span: OtelSpan,
+    step: number | null,
+    layer: "model" | "runtime",
+    callKey: string | null,
+  ): void {
     const exception = span.events.find((event) => event.name === "exception");
     this.errorsSeen.add(error.message);
     this.push({
@@ -369,7 +513,10 @@ class TraceMapper {
 
   /** Errors of spans that are neither model calls nor tools (an agent run that failed), unless already told. */
   private otherErrors(): void {
-    const mapped = new Set([...this.chats.map((chat) => chat.span.spanId), ...this.tools.map((tool) => tool.span.spanId)]);
+    const mapped = new Set([
+      ...this.chats.map((chat) => chat.span.spanId),
+      ...this.tools.map((tool) => tool.span.spanId),
+    ]);
     for (const span of [...this.spans].sort(compareSpans)) {
       if (mapped.has(span.spanId)) continue;
       const error = spanError(span);
@@ -380,17 +527,31 @@ class TraceMapper {
   private finishCall(call: CallState): MappedCall {
     const declaration = this.declarations.get(call.toolName) ?? null;
     const description = call.tool?.description;
-    const withDescription = description && !declaration?.description ? { ...(declaration ?? { name: call.toolName, raw: null }), description } : declaration;
+    const withDescription =
+      description && !declaration?.description
+        ? { ...(declaration ?? { name: call.toolName, raw: null }), description }
+        : declaration;
     const { answer: _answer, tool: _tool, emittedResult: _emitted, digest: _digest, ...mapped } = call;
     const result = { ...mapped, declaration: withDescription };
-    return { ...result, digest: shortHash({ ...result, requestedAt: result.requestedAt.getTime(), completedAt: result.completedAt?.getTime() ?? null }) };
+    return {
+      ...result,
+      digest: shortHash({
+        ...result,
+        requestedAt: result.requestedAt.getTime(),
+        completedAt: result.completedAt?.getTime() ?? null,
+      }),
+    };
   }
 
   /** What the next trace's first model call will repeat as history: the last model call's input and output. */
   private conversationAfter(): string[] {
     const last = this.chats.at(-1);
     if (!last) return [...this.context.conversation];
-    const messages = [...(last.system === null ? [] : [{ role: "system", parts: [{ type: "text" as const, content: last.system }] }]), ...(last.input ?? []), ...(last.output ?? [])];
+    const messages = [
+      ...(last.system === null ? [] : [{ role: "system", parts: [{ type: "text" as const, content: last.system }] }]),
+      ...(last.input ?? []),
+      ...(last.output ?? []),
+    ];
     return messages.flatMap((message) => messageDigest(message) ?? []);
   }
 }

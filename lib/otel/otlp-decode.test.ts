@@ -27,7 +27,13 @@ describe("OTLP decoding", () => {
           scopeSpans: [
             {
               spans: [
-                { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", name: "ok", startTimeUnixNano: "1700000000000000000", endTimeUnixNano: "1700000000500000000" },
+                {
+                  traceId: "0af7651916cd43dd8448eb211c80319c",
+                  spanId: "b7ad6b7169203331",
+                  name: "ok",
+                  startTimeUnixNano: "1700000000000000000",
+                  endTimeUnixNano: "1700000000500000000",
+                },
                 { traceId: "zz", spanId: "b7ad6b7169203331", name: "bad trace" },
                 { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "0000000000000000", name: "zero span" },
               ],
@@ -38,11 +44,19 @@ describe("OTLP decoding", () => {
     });
     const decoded = decodeJsonExport(new TextEncoder().encode(body));
     expect(decoded.spans.map((received) => received.span.name)).toEqual(["ok"]);
-    expect(decoded.rejected).toEqual({ count: 2, reasons: ["1 × invalid trace_id (must be 16 bytes, not all zero)", "1 × invalid span_id (must be 8 bytes, not all zero)"] });
+    expect(decoded.rejected).toEqual({
+      count: 2,
+      reasons: [
+        "1 × invalid trace_id (must be 16 bytes, not all zero)",
+        "1 × invalid span_id (must be 8 bytes, not all zero)",
+      ],
+    });
   });
 
   it("answers 400 for bytes that are not an ExportTraceServiceRequest", () => {
-    expect(() => decodeProtobufExport(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]))).toThrow(/not a valid protobuf/);
+    expect(() => decodeProtobufExport(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]))).toThrow(
+      /not a valid protobuf/,
+    );
     expect(() => decodeJsonExport(new TextEncoder().encode("{oops"))).toThrow(/not valid JSON/);
   });
 
@@ -50,8 +64,12 @@ describe("OTLP decoding", () => {
     const decode = (value: unknown) => () => decodeJsonExport(new TextEncoder().encode(JSON.stringify(value)));
     expect(decode({ resourceSpans: "x" })).toThrow("resourceSpans must be an array, got string");
     expect(decode({ resource_spans: [7] })).toThrow("resource_spans[0] must be an object");
-    expect(decode({ resourceSpans: [{ scopeSpans: {} }] })).toThrow("resourceSpans[0].scopeSpans must be an array, got object");
-    expect(decode({ resourceSpans: [{ scopeSpans: [{ spans: [null] }] }] })).toThrow("resourceSpans[0].scopeSpans[0].spans[0] must be an object");
+    expect(decode({ resourceSpans: [{ scopeSpans: {} }] })).toThrow(
+      "resourceSpans[0].scopeSpans must be an array, got object",
+    );
+    expect(decode({ resourceSpans: [{ scopeSpans: [{ spans: [null] }] }] })).toThrow(
+      "resourceSpans[0].scopeSpans[0].spans[0] must be an object",
+    );
     // Absent or null lists are an empty export, which OTLP allows.
     expect(decode({})().spans).toEqual([]);
     expect(decode({ resourceSpans: [{ scopeSpans: null }] })().spans).toEqual([]);

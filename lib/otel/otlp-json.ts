@@ -15,7 +15,9 @@ const JSON_CODEC: WireCodec = {
   int64,
   id: (value) => {
     if (value === undefined || value === null || value === "") return "";
-    return typeof value === "string" && /^[0-9a-fA-F]*$/.test(value) && value.length % 2 === 0 ? value.toLowerCase() : null;
+    return typeof value === "string" && /^[0-9a-fA-F]*$/.test(value) && value.length % 2 === 0
+      ? value.toLowerCase()
+      : null;
   },
   bytes: (value) => (typeof value === "string" ? value : ""),
 };
@@ -27,7 +29,8 @@ function objects(parent: Record<string, unknown>, key: string, snake: string, pa
   const value = parent[name];
   if (!Array.isArray(value)) throw new AppError("bad_request", `${path}${name} must be an array, got ${typeof value}`);
   return value.map((item, index) => {
-    if (typeof item !== "object" || item === null || Array.isArray(item)) throw new AppError("bad_request", `${path}${name}[${index}] must be an object`);
+    if (typeof item !== "object" || item === null || Array.isArray(item))
+      throw new AppError("bad_request", `${path}${name}[${index}] must be an object`);
     return item as Record<string, unknown>;
   });
 }
@@ -38,7 +41,9 @@ function objects(parent: Record<string, unknown>, key: string, snake: string, pa
  */
 function checkSkeleton(request: Record<string, unknown>): void {
   objects(request, "resourceSpans", "resource_spans", "").forEach((resource, r) =>
-    objects(resource, "scopeSpans", "scope_spans", `resourceSpans[${r}].`).forEach((scope, s) => objects(scope, "spans", "spans", `resourceSpans[${r}].scopeSpans[${s}].`)),
+    objects(resource, "scopeSpans", "scope_spans", `resourceSpans[${r}].`).forEach((scope, s) =>
+      objects(scope, "spans", "spans", `resourceSpans[${r}].scopeSpans[${s}].`),
+    ),
   );
 }
 
@@ -46,7 +51,7 @@ export function decodeJsonExport(body: Uint8Array): DecodedExport {
   const parsed = parseJsonBody(body);
   if (!parsed.ok) throw parsed.error;
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-    throw new AppError("bad_request", "Body must be a JSON ExportTraceServiceRequest object ({\"resourceSpans\": […]})");
+    throw new AppError("bad_request", 'Body must be a JSON ExportTraceServiceRequest object ({"resourceSpans": […]})');
   }
   checkSkeleton(parsed.value as Record<string, unknown>);
   return normalizeExport(parsed.value, JSON_CODEC);

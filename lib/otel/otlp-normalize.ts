@@ -1,7 +1,16 @@
 // Turns a decoded OTLP export request — protobufjs messages or parsed OTLP/JSON — into Toolscope's span
 // shape (otlp-types.ts), checking what the mapping relies on. A span with a malformed trace or span id is
 // refused on its own (counted in partial_success), never the whole batch.
-import type { AttributeValue, Attributes, DecodedExport, OtelSpan, ReceivedSpan, SpanEvent, SpanLink, SpanOrigin } from "./otlp-types.ts";
+import type {
+  AttributeValue,
+  Attributes,
+  DecodedExport,
+  OtelSpan,
+  ReceivedSpan,
+  SpanEvent,
+  SpanLink,
+  SpanOrigin,
+} from "./otlp-types.ts";
 
 /** How the two encodings differ: 64-bit integers (protobufjs Long vs JSON string/number) and bytes (Uint8Array vs hex/base64). */
 export type WireCodec = {
@@ -130,21 +139,24 @@ const ZERO_SPAN = "0".repeat(16);
 
 function span(value: Record_, codec: WireCodec): OtelSpan | string {
   const traceId = codec.id(field(value, "traceId"));
-  if (traceId === null || traceId.length !== 32 || traceId === ZERO_TRACE) return "invalid trace_id (must be 16 bytes, not all zero)";
+  if (traceId === null || traceId.length !== 32 || traceId === ZERO_TRACE)
+    return "invalid trace_id (must be 16 bytes, not all zero)";
   const spanId = codec.id(field(value, "spanId"));
-  if (spanId === null || spanId.length !== 16 || spanId === ZERO_SPAN) return "invalid span_id (must be 8 bytes, not all zero)";
+  if (spanId === null || spanId.length !== 16 || spanId === ZERO_SPAN)
+    return "invalid span_id (must be 8 bytes, not all zero)";
   const parent = codec.id(field(value, "parentSpanId"));
-  if (parent === null || (parent !== "" && parent.length !== 16)) return "invalid parent_span_id (must be empty or 8 bytes)";
+  if (parent === null || (parent !== "" && parent.length !== 16))
+    return "invalid parent_span_id (must be empty or 8 bytes)";
   const status = field(value, "status");
   const statusObject = isObject(status) ? status : {};
-  const events = list(value, "events").filter(isObject).map(
-    (event): SpanEvent => ({
+  const events = list(value, "events")
+    .filter(isObject)
+    .map((event): SpanEvent => ({
       timeNs: codec.int64(field(event, "timeUnixNano")),
       name: text(event, "name") ?? "",
       attributes: keyValues(list(event, "attributes"), codec),
       ...optional("droppedAttributesCount", count(event, "droppedAttributesCount")),
-    }),
-  );
+    }));
   const links = list(value, "links")
     .filter(isObject)
     .map((link): SpanLink => ({

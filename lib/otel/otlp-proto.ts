@@ -25,7 +25,9 @@ function loadCodecs(): Codecs {
   root.resolvePath = (_origin, target) => join(directory, target);
   root.loadSync(TRACE_SERVICE, { keepCase: false });
   // google.rpc.Status, the OTLP error body (code, message; details are optional and never sent here).
-  const status = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
+  const status = new protobuf.Type("Status")
+    .add(new protobuf.Field("code", 1, "int32"))
+    .add(new protobuf.Field("message", 2, "string"));
   new protobuf.Root().define("google.rpc").add(status);
   // Fail early, naming the file, if the package ever stops shipping it.
   readFileSync(join(directory, TRACE_SERVICE));
@@ -65,7 +67,8 @@ function hex(value: unknown): string | null {
 const PROTOBUF_CODEC: WireCodec = {
   int64: int64String,
   id: hex,
-  bytes: (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") : ""),
+  bytes: (value) =>
+    value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") : "",
 };
 
 export function decodeProtobufExport(body: Uint8Array): DecodedExport {
@@ -73,7 +76,10 @@ export function decodeProtobufExport(body: Uint8Array): DecodedExport {
   try {
     message = getCodecs().request.decode(body);
   } catch (error) {
-    throw new AppError("bad_request", `Body is not a valid protobuf ExportTraceServiceRequest: ${error instanceof Error ? error.message : "undecodable"}`);
+    throw new AppError(
+      "bad_request",
+      `Body is not a valid protobuf ExportTraceServiceRequest: ${error instanceof Error ? error.message : "undecodable"}`,
+    );
   }
   // The decoded message is walked as is: protobufjs keeps defaults on the prototype and bytes as Uint8Array.
   return normalizeExport(message, PROTOBUF_CODEC);
@@ -82,7 +88,10 @@ export function decodeProtobufExport(body: Uint8Array): DecodedExport {
 /** ExportTraceServiceResponse; partial_success only when something was rejected or worth a warning. */
 export function encodeProtobufResponse(partial: { rejectedSpans: number; errorMessage: string } | null): Uint8Array {
   const { response } = getCodecs();
-  const value = partial === null ? {} : { partialSuccess: { rejectedSpans: partial.rejectedSpans, errorMessage: partial.errorMessage } };
+  const value =
+    partial === null
+      ? {}
+      : { partialSuccess: { rejectedSpans: partial.rejectedSpans, errorMessage: partial.errorMessage } };
   return response.encode(response.fromObject(value)).finish();
 }
 

@@ -6,12 +6,25 @@ export type AttributeValue = string | number | boolean | null | AttributeValue[]
 export type Attributes = Record<string, AttributeValue>;
 
 export type SpanEvent = { timeNs: string; name: string; attributes: Attributes; droppedAttributesCount?: number };
-export type SpanLink = { traceId: string; spanId: string; traceState?: string; attributes: Attributes; flags?: number; droppedAttributesCount?: number };
+export type SpanLink = {
+  traceId: string;
+  spanId: string;
+  traceState?: string;
+  attributes: Attributes;
+  flags?: number;
+  droppedAttributesCount?: number;
+};
 
 /** What a span shares with its batch neighbours: the resource and the instrumentation scope. */
 export type SpanOrigin = {
   resource: { attributes: Attributes; droppedAttributesCount?: number; schemaUrl?: string };
-  scope: { name: string; version?: string; attributes: Attributes; droppedAttributesCount?: number; schemaUrl?: string };
+  scope: {
+    name: string;
+    version?: string;
+    attributes: Attributes;
+    droppedAttributesCount?: number;
+    schemaUrl?: string;
+  };
 };
 
 export const SPAN_KINDS = ["unspecified", "internal", "server", "client", "producer", "consumer"] as const;

@@ -14,8 +14,21 @@ import { isToolSpan, threadHint } from "./span-views.ts";
 /** A note for the sender about one trace (returned as partial_success to the request that carried it). */
 export type TraceWarning = { traceId: string; message: string };
 
-export type TracePlan = { traceId: string; spans: OtelSpan[]; groupId: string; threadSource: string; orderKey: string; old: (TraceRow & { state: TraceState }) | null };
-export type ThreadWork = { groupId: string; window: string; traces: TracePlan[]; previous: TraceState | null; leaving: (TraceRow & { state: TraceState })[] };
+export type TracePlan = {
+  traceId: string;
+  spans: OtelSpan[];
+  groupId: string;
+  threadSource: string;
+  orderKey: string;
+  old: (TraceRow & { state: TraceState }) | null;
+};
+export type ThreadWork = {
+  groupId: string;
+  window: string;
+  traces: TracePlan[];
+  previous: TraceState | null;
+  leaving: (TraceRow & { state: TraceState })[];
+};
 
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -28,12 +41,16 @@ function threadOf(traceId: string, spans: OtelSpan[], warnings: TraceWarning[]):
     const hint = threadHint(span);
     if (hint === null) continue;
     const start = sortableNanos(span.startNs);
-    if (best === null || hint.rank < best.rank || (hint.rank === best.rank && start < best.start)) best = { ...hint, start };
+    if (best === null || hint.rank < best.rank || (hint.rank === best.rank && start < best.start))
+      best = { ...hint, start };
   }
   if (best === null) return { groupId: traceId, source: "trace_id" };
   const problem = isDotSegment(best.groupId) ? '"." / ".." (no URL can address it)' : identifierProblem(best.groupId);
   if (problem !== null) {
-    warnings.push({ traceId, message: `trace ${traceId}: ${best.source} is not a storable thread id (${problem}); the trace id names its thread` });
+    warnings.push({
+      traceId,
+      message: `trace ${traceId}: ${best.source} is not a storable thread id (${problem}); the trace id names its thread`,
+    });
     return { groupId: traceId, source: "trace_id" };
   }
   return { groupId: best.groupId, source: best.source };
@@ -64,14 +81,38 @@ function parseSpans(rows: { traceId: string; spanJson: string }[]): Map<string, 
   return byTrace;
 }
 
-export async function planTraces(tx: DriverConnection, provider: Provider, touched: string[], fresh: Map<string, OtelSpan[]>, warnings: TraceWarning[]): Promise<TracePlan[]> {
-  const oldRows = new Map((await findTraces(tx, provider, touched)).map((row) => [row.traceId, { ...row, state: parseTraceState(row.stateJson) }]));
+export async function planTraces(
+  tx: DriverConnection,
+  provider: Provider,
+  touched: string[],
+  fresh: Map<string, OtelSpan[]>,
+  warnings: TraceWarning[],
+): Promise<TracePlan[]> {
+  const oldRows = new Map(
+    (await findTraces(tx, provider, touched)).map((row) => [
+      row.traceId,
+      { ...row, state: parseTraceState(row.stateJson) },
+    ]),
+  );
   // A trace mapped before has spans from earlier requests: map it from all of them.
-  const stored = parseSpans(await findSpansOfTraces(tx, provider, touched.filter((traceId) => oldRows.has(traceId))));
+  const stored = parseSpans(
+    await findSpansOfTraces(
+      tx,
+      provider,
+      touched.filter((traceId) => oldRows.has(traceId)),
+    ),
+  );
   return touched.map((traceId) => {
     const spans = stored.get(traceId) ?? fresh.get(traceId) ?? [];
     const thread = threadOf(traceId, spans, warnings);
-    return { traceId, spans, groupId: thread.groupId, threadSource: thread.source, orderKey: orderKeyOf(traceId, spans), old: oldRows.get(traceId) ?? null };
+    return {
+      traceId,
+      spans,
+      groupId: thread.groupId,
+      threadSource: thread.source,
+      orderKey: orderKeyOf(traceId, spans),
+      old: oldRows.get(traceId) ?? null,
+    };
   });
 }
 
@@ -89,8 +130,12 @@ export async function planThreads(tx: DriverConnection, provider: Provider, plan
     return created;
   };
   for (const plan of plans) {
-    threadFor(plan.groupId, plan.old?.groupId === plan.groupId && plan.old.orderKey < plan.orderKey ? plan.old.orderKey : plan.orderKey);
-    if (plan.old && plan.old.groupId !== plan.groupId) threadFor(plan.old.groupId, plan.old.orderKey).leaving.push(plan.old);
+    threadFor(
+      plan.groupId,
+      plan.old?.groupId === plan.groupId && plan.old.orderKey < plan.orderKey ? plan.old.orderKey : plan.orderKey,
+    );
+    if (plan.old && plan.old.groupId !== plan.groupId)
+      threadFor(plan.old.groupId, plan.old.orderKey).leaving.push(plan.old);
   }
   const touchedIds = new Set(plans.map((plan) => plan.traceId));
   const lastByGroup = new Map((await findLastTraces(tx, provider, [...work.keys()])).map((row) => [row.groupId, row]));
@@ -109,12 +154,25 @@ export async function planThreads(tx: DriverConnection, provider: Provider, plan
     thread.traces = plans.filter((plan) => plan.groupId === thread.groupId);
     for (const row of suffix) {
       if (touchedIds.has(row.traceId)) continue;
-      thread.traces.push({ traceId: row.traceId, spans: [], groupId: row.groupId, threadSource: "", orderKey: row.orderKey, old: { ...row, state: parseTraceState(row.stateJson) } });
+      thread.traces.push({
+        traceId: row.traceId,
+        spans: [],
+        groupId: row.groupId,
+        threadSource: "",
+        orderKey: row.orderKey,
+        old: { ...row, state: parseTraceState(row.stateJson) },
+      });
     }
     thread.traces.sort((a, b) => compareKeys(a.orderKey, b.orderKey));
   }
   // Traces after a changed one are mapped again too (their history depends on it): read their spans.
-  const spans = parseSpans(await findSpansOfTraces(tx, provider, untouched.map((row) => row.traceId)));
+  const spans = parseSpans(
+    await findSpansOfTraces(
+      tx,
+      provider,
+      untouched.map((row) => row.traceId),
+    ),
+  );
   for (const thread of work.values()) {
     for (const plan of thread.traces) {
       if (plan.spans.length === 0) {
@@ -142,8 +200,15 @@ export function candidateCallKeys(thread: ThreadWork): string[] {
     for (const call of plan.old?.state.calls ?? []) keys.add(call.key);
     for (const span of plan.spans) {
       for (const [name, value] of Object.entries(span.attributes)) {
-        if ((name === "gen_ai.tool.call.id" || name === "ai.toolCall.id" || name === "tool_call.id") && typeof value === "string") keys.add(value);
-        if (typeof value === "string" && (name.endsWith("messages") || name === "ai.response.toolCalls" || name === "ai.prompt.messages")) {
+        if (
+          (name === "gen_ai.tool.call.id" || name === "ai.toolCall.id" || name === "tool_call.id") &&
+          typeof value === "string"
+        )
+          keys.add(value);
+        if (
+          typeof value === "string" &&
+          (name.endsWith("messages") || name === "ai.response.toolCalls" || name === "ai.prompt.messages")
+        ) {
           for (const match of value.matchAll(/"(?:id|toolCallId)"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
             const id = jsonString(match[1]);
             if (id !== null) keys.add(id);
@@ -160,7 +225,8 @@ export function candidateCallKeys(thread: ThreadWork): string[] {
 
 export function ownedKeys(thread: ThreadWork): Set<string> {
   const owned = new Set<string>();
-  for (const plan of thread.traces) if (plan.old?.groupId === thread.groupId) for (const call of plan.old.state.calls) owned.add(call.key);
+  for (const plan of thread.traces)
+    if (plan.old?.groupId === thread.groupId) for (const call of plan.old.state.calls) owned.add(call.key);
   for (const row of thread.leaving) for (const call of row.state.calls) owned.add(call.key);
   return owned;
 }

@@ -27,25 +27,45 @@ function contentEncoding(request: IncomingRequest): "gzip" | "identity" {
   const value = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
   if (value === "" || value === "identity") return "identity";
   if (value === "gzip" || value === "x-gzip") return "gzip";
-  throw new AppError("unsupported_media_type", `Content-Encoding "${value.slice(0, 100)}" is not supported; send gzip or no encoding`);
+  throw new AppError(
+    "unsupported_media_type",
+    `Content-Encoding "${value.slice(0, 100)}" is not supported; send gzip or no encoding`,
+  );
 }
 
 async function gunzipBounded(body: Uint8Array, limit: number): Promise<Uint8Array> {
   try {
     return await inflate(body, { maxOutputLength: limit });
   } catch (error) {
-    if (error instanceof RangeError || (error instanceof Error && "code" in error && error.code === "ERR_BUFFER_TOO_LARGE")) {
+    if (
+      error instanceof RangeError ||
+      (error instanceof Error && "code" in error && error.code === "ERR_BUFFER_TOO_LARGE")
+    ) {
       throw tooLarge(limit, " once decompressed");
     }
-    throw new AppError("bad_request", `Body is not valid gzip: ${error instanceof Error ? error.message : "undecodable"}`);
+    throw new AppError(
+      "bad_request",
+      `Body is not valid gzip: ${error instanceof Error ? error.message : "undecodable"}`,
+    );
   }
 }
 
-export async function readTraceExport(request: IncomingRequest, limit: number = config().maxBodyBytes): Promise<DecodedExport> {
+export async function readTraceExport(
+  request: IncomingRequest,
+  limit: number = config().maxBodyBytes,
+): Promise<DecodedExport> {
   const type = mediaType(request.headers.get("content-type"));
-  const encoding = type === PROTOBUF_TYPE || type === "application/protobuf" ? "protobuf" : type === "application/json" ? "json" : null;
+  const encoding =
+    type === PROTOBUF_TYPE || type === "application/protobuf"
+      ? "protobuf"
+      : type === "application/json"
+        ? "json"
+        : null;
   if (encoding === null) {
-    throw new AppError("unsupported_media_type", `Content-Type must be ${PROTOBUF_TYPE} or application/json, got ${type ? `"${type}"` : "none"}`);
+    throw new AppError(
+      "unsupported_media_type",
+      `Content-Type must be ${PROTOBUF_TYPE} or application/json, got ${type ? `"${type}"` : "none"}`,
+    );
   }
   const coding = contentEncoding(request);
   const read = await request.readBody(limit);

@@ -25,7 +25,14 @@ export type TraceState = {
 
 export function parseTraceState(json: string): TraceState {
   const value: unknown = JSON.parse(json);
-  if (typeof value !== "object" || value === null || !("items" in value) || !("calls" in value) || !Array.isArray(value.items) || !Array.isArray(value.calls)) {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    !("items" in value) ||
+    !("calls" in value) ||
+    !Array.isArray(value.items) ||
+    !Array.isArray(value.calls)
+  ) {
     throw new Error("corrupt OtelTrace.stateJson");
   }
   const state = value as TraceState;
@@ -66,7 +73,15 @@ export function callRow(call: MappedCall, threadId: number, groupId: string, res
   const resultIsError = result === null ? null : Boolean(result.isError);
   const args = describeArguments(call.argumentsText ?? undefined);
   const encodedArgs = args.text === null ? null : encodeStoredText(args.text);
-  const declaration = call.declaration === null ? null : { name: call.declaration.name, description: call.declaration.description, inputSchema: call.declaration.inputSchema, outputSchema: call.declaration.outputSchema };
+  const declaration =
+    call.declaration === null
+      ? null
+      : {
+          name: call.declaration.name,
+          description: call.declaration.description,
+          inputSchema: call.declaration.inputSchema,
+          outputSchema: call.declaration.outputSchema,
+        };
   const done = resultIsError !== null;
   return {
     threadId,
@@ -79,7 +94,8 @@ export function callRow(call: MappedCall, threadId: number, groupId: string, res
     argumentsJson: args.json,
     argumentsError: args.error,
     declarationJson: declaration === null ? null : JSON.stringify(declaration),
-    outputSchemaJson: call.declaration?.outputSchema === undefined ? null : JSON.stringify(call.declaration.outputSchema),
+    outputSchemaJson:
+      call.declaration?.outputSchema === undefined ? null : JSON.stringify(call.declaration.outputSchema),
     vendor: call.vendor,
     step: call.step,
     status: resultIsError === null ? "pending" : resultIsError ? "errored" : "completed",

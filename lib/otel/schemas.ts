@@ -17,7 +17,9 @@ export const otlpStatusSchema = z
   .object({
     code: z.number().int().describe("google.rpc.Code (3 invalid argument, 8 resource exhausted, 14 unavailable…)"),
     message: z.string(),
-    error: z.object({ code: z.string(), message: z.string() }).describe("Toolscope's error object, the same as on every route"),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .describe("Toolscope's error object, the same as on every route"),
   })
   .meta({ id: "OtlpStatus" });
 

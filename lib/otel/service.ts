@@ -20,11 +20,19 @@ export type PartialSuccess = { rejectedSpans: number; errorMessage: string } | n
  * Stores an export's spans and maps their traces; resolves once both are durable. Refused spans and warnings
  * (a conversation id that cannot name a thread) come back as partial_success, as OTLP asks.
  */
-export async function acceptTraceExport(options: { decoded: DecodedExport; database?: Database; receivedAt?: Date }): Promise<PartialSuccess> {
+export async function acceptTraceExport(options: {
+  decoded: DecodedExport;
+  database?: Database;
+  receivedAt?: Date;
+}): Promise<PartialSuccess> {
   const { decoded } = options;
   const count = decoded.spans.length;
   if (spansInFlight > 0 && spansInFlight + count > MAX_SPANS_IN_FLIGHT) {
-    throw new AppError("rate_limited", `${spansInFlight} spans are being stored; retry this batch of ${count} shortly`, { retryAfterSeconds: 2 });
+    throw new AppError(
+      "rate_limited",
+      `${spansInFlight} spans are being stored; retry this batch of ${count} shortly`,
+      { retryAfterSeconds: 2 },
+    );
   }
   spansInFlight += count;
   let warnings: string[];
@@ -36,11 +44,20 @@ export async function acceptTraceExport(options: { decoded: DecodedExport; datab
     // The transaction rolled back. A large export is stored in parts (span-writer.ts): parts stored before stay,
     // and the exporter's retry (OTLP exporters retry a 503) stores each span once.
     console.error("[toolscope] storing OTLP spans failed", error);
-    throw new AppError("unavailable", "The spans could not be stored. Retry the export: spans already stored are kept once, the rest are stored then.", { retryAfterSeconds: 1 });
+    throw new AppError(
+      "unavailable",
+      "The spans could not be stored. Retry the export: spans already stored are kept once, the rest are stored then.",
+      { retryAfterSeconds: 1 },
+    );
   } finally {
     spansInFlight -= count;
   }
-  const messages = [...(decoded.rejected.count > 0 ? [`${decoded.rejected.count} span(s) refused: ${decoded.rejected.reasons.join("; ")}`] : []), ...warnings];
+  const messages = [
+    ...(decoded.rejected.count > 0
+      ? [`${decoded.rejected.count} span(s) refused: ${decoded.rejected.reasons.join("; ")}`]
+      : []),
+    ...warnings,
+  ];
   if (messages.length === 0) return null;
   return { rejectedSpans: decoded.rejected.count, errorMessage: messages.join(". ").slice(0, 4000) };
 }

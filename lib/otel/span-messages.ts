@@ -13,7 +13,13 @@ export type MessagePart =
 
 export type Message = { role: string; parts: MessagePart[]; finishReason?: string };
 
-export type ToolDefinition = { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; raw: unknown };
+export type ToolDefinition = {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  raw: unknown;
+};
 
 export type Usage = Record<string, number>;
 
@@ -97,7 +103,9 @@ export function genAiMessages(value: unknown): Message[] | null {
 export function systemText(value: unknown): string | null {
   if (typeof value === "string") return value;
   if (!Array.isArray(value)) return null;
-  const texts = value.flatMap((part) => (isRecord(part) && typeof part.content === "string" ? [part.content] : typeof part === "string" ? [part] : []));
+  const texts = value.flatMap((part) =>
+    isRecord(part) && typeof part.content === "string" ? [part.content] : typeof part === "string" ? [part] : [],
+  );
   return texts.length > 0 ? texts.join("\n") : null;
 }
 
@@ -167,14 +175,29 @@ export function vercelContent(role: string, content: unknown): MessagePart[] {
       case "reasoning":
         return { type: "reasoning", content: str(part.text) ?? "" };
       case "tool-call":
-        return { type: "tool_call", id: str(part.toolCallId), name: str(part.toolName) ?? "unknown", arguments: part.input ?? part.args };
+        return {
+          type: "tool_call",
+          id: str(part.toolCallId),
+          name: str(part.toolName) ?? "unknown",
+          arguments: part.input ?? part.args,
+        };
       case "tool-result": {
         // ai@5+: output {type: "text"|"json"|"error-text"|"error-json"|"content", value}; ai@4: result.
         const output = part.output;
         if (isRecord(output) && typeof output.type === "string") {
-          return { type: "tool_call_response", id: str(part.toolCallId), response: output.value, isError: output.type.startsWith("error") };
+          return {
+            type: "tool_call_response",
+            id: str(part.toolCallId),
+            response: output.value,
+            isError: output.type.startsWith("error"),
+          };
         }
-        return { type: "tool_call_response", id: str(part.toolCallId), response: part.result ?? output, isError: part.isError === true };
+        return {
+          type: "tool_call_response",
+          id: str(part.toolCallId),
+          response: part.result ?? output,
+          isError: part.isError === true,
+        };
       }
       default:
         return { type: "other", value: { role, ...part } };
@@ -192,7 +215,8 @@ export function vercelMessages(value: unknown): Message[] | null {
 
 export function vercelOutput(attributes: Attributes): Message[] | null {
   const parts: MessagePart[] = [];
-  const reasoning = stringAttribute(attributes, "ai.response.reasoning") ?? stringAttribute(attributes, "ai.response.reasoningText");
+  const reasoning =
+    stringAttribute(attributes, "ai.response.reasoning") ?? stringAttribute(attributes, "ai.response.reasoningText");
   if (reasoning) parts.push({ type: "reasoning", content: reasoning });
   const text = stringAttribute(attributes, "ai.response.text");
   if (text) parts.push({ type: "text", content: text });
@@ -200,7 +224,12 @@ export function vercelOutput(attributes: Attributes): Message[] | null {
   if (Array.isArray(calls)) {
     for (const call of calls) {
       if (!isRecord(call)) continue;
-      parts.push({ type: "tool_call", id: str(call.toolCallId), name: str(call.toolName) ?? "unknown", arguments: call.input ?? call.args });
+      parts.push({
+        type: "tool_call",
+        id: str(call.toolCallId),
+        name: str(call.toolName) ?? "unknown",
+        arguments: call.input ?? call.args,
+      });
     }
   }
   if (parts.length === 0 && text === null && calls === undefined) return null;
@@ -253,7 +282,9 @@ export function openInferenceMessages(attributes: Attributes, prefix: string): M
     const content = stringAttribute(message, "message.content");
     if (content) {
       const toolCallId = stringAttribute(message, "message.tool_call_id");
-      parts.push(role === "tool" ? { type: "tool_call_response", id: toolCallId, response: content } : { type: "text", content });
+      parts.push(
+        role === "tool" ? { type: "tool_call_response", id: toolCallId, response: content } : { type: "text", content },
+      );
     }
     for (const item of indexed(message, "message.contents").values()) {
       const partText = stringAttribute(item, "message_content.text");
@@ -261,7 +292,12 @@ export function openInferenceMessages(attributes: Attributes, prefix: string): M
     }
     for (const call of indexed(message, "message.tool_calls").values()) {
       const args = stringAttribute(call, "tool_call.function.arguments");
-      parts.push({ type: "tool_call", id: stringAttribute(call, "tool_call.id"), name: stringAttribute(call, "tool_call.function.name") ?? "unknown", arguments: args });
+      parts.push({
+        type: "tool_call",
+        id: stringAttribute(call, "tool_call.id"),
+        name: stringAttribute(call, "tool_call.function.name") ?? "unknown",
+        arguments: args,
+      });
     }
     return { role, parts };
   });

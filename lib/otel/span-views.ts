@@ -22,7 +22,14 @@ import {
   type Usage,
 } from "./span-messages.ts";
 
-export { asText, stringAttribute, type Message, type MessagePart, type ToolDefinition, type Usage } from "./span-messages.ts";
+export {
+  asText,
+  stringAttribute,
+  type Message,
+  type MessagePart,
+  type ToolDefinition,
+  type Usage,
+} from "./span-messages.ts";
 
 export type Convention = "gen_ai" | "vercel_ai" | "openinference";
 
@@ -54,7 +61,10 @@ function errorOf(span: OtelSpan): { message: string; type: string | null } | nul
   const errorType = stringAttribute(span.attributes, "error.type");
   if (span.status.code !== STATUS_ERROR && exception === undefined && errorType === null) return null;
   const message =
-    (exception && stringAttribute(exception.attributes, "exception.message")) ?? span.status.message ?? errorType ?? "the span ended with an error status";
+    (exception && stringAttribute(exception.attributes, "exception.message")) ??
+    span.status.message ??
+    errorType ??
+    "the span ended with an error status";
   const type = (exception && stringAttribute(exception.attributes, "exception.type")) ?? errorType;
   return { message, type };
 }
@@ -62,7 +72,12 @@ function errorOf(span: OtelSpan): { message: string; type: string | null } | nul
 // ─── classification ─────────────────────────────────────────────────────────────────────────────
 
 const CHAT_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]);
-const VERCEL_CHAT_OPERATIONS = new Set(["ai.generateText.doGenerate", "ai.streamText.doStream", "ai.generateObject.doGenerate", "ai.streamObject.doStream"]);
+const VERCEL_CHAT_OPERATIONS = new Set([
+  "ai.generateText.doGenerate",
+  "ai.streamText.doStream",
+  "ai.generateObject.doGenerate",
+  "ai.streamObject.doStream",
+]);
 
 function operation(span: OtelSpan): string | null {
   return stringAttribute(span.attributes, "gen_ai.operation.name");
@@ -75,7 +90,11 @@ function vercelOperation(span: OtelSpan): string {
 /** Whether a span is a tool execution (what toolView reads), without building the view. */
 export function isToolSpan(span: OtelSpan): boolean {
   const attributes = span.attributes;
-  return operation(span) === "execute_tool" || vercelOperation(span) === "ai.toolCall" || stringAttribute(attributes, "openinference.span.kind") === "TOOL";
+  return (
+    operation(span) === "execute_tool" ||
+    vercelOperation(span) === "ai.toolCall" ||
+    stringAttribute(attributes, "openinference.span.kind") === "TOOL"
+  );
 }
 
 export function toolView(span: OtelSpan): ToolView | null {
@@ -137,7 +156,8 @@ function textAttribute(attributes: Attributes, key: string): string | null {
 export function chatView(span: OtelSpan, containers = false): ChatView | null {
   const attributes = span.attributes;
   const op = operation(span);
-  const hasGenAiMessages = attributes["gen_ai.input.messages"] !== undefined || attributes["gen_ai.output.messages"] !== undefined;
+  const hasGenAiMessages =
+    attributes["gen_ai.input.messages"] !== undefined || attributes["gen_ai.output.messages"] !== undefined;
   if (hasGenAiMessages && (op === null || CHAT_OPERATIONS.has(op) || (containers && op === "invoke_agent"))) {
     return {
       span,
@@ -147,12 +167,15 @@ export function chatView(span: OtelSpan, containers = false): ChatView | null {
       output: genAiMessages(jsonAttribute(attributes, "gen_ai.output.messages")),
       tools: definitions(jsonAttribute(attributes, "gen_ai.tool.definitions")),
       usage: usageOf(attributes),
-      model: stringAttribute(attributes, "gen_ai.response.model") ?? stringAttribute(attributes, "gen_ai.request.model"),
+      model:
+        stringAttribute(attributes, "gen_ai.response.model") ?? stringAttribute(attributes, "gen_ai.request.model"),
     };
   }
   const vercel = vercelOperation(span);
   if (VERCEL_CHAT_OPERATIONS.has(vercel) || (containers && /^ai\.(generate|stream)(Text|Object)$/.test(vercel))) {
-    const input = vercelMessages(jsonAttribute(attributes, "ai.prompt.messages") ?? vercelPrompt(jsonAttribute(attributes, "ai.prompt")));
+    const input = vercelMessages(
+      jsonAttribute(attributes, "ai.prompt.messages") ?? vercelPrompt(jsonAttribute(attributes, "ai.prompt")),
+    );
     return {
       span,
       convention: "vercel_ai",
@@ -186,7 +209,16 @@ export function spanError(span: OtelSpan): { message: string; type: string | nul
 }
 
 /** Attributes that name the conversation a span belongs to, strongest first. */
-const THREAD_KEYS = ["conversationId", "conversation_id", "threadId", "thread_id", "sessionId", "session_id", "chatId", "chat_id"];
+const THREAD_KEYS = [
+  "conversationId",
+  "conversation_id",
+  "threadId",
+  "thread_id",
+  "sessionId",
+  "session_id",
+  "chatId",
+  "chat_id",
+];
 
 export type ThreadHint = { groupId: string; source: string; rank: number };
 

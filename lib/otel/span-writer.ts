@@ -20,7 +20,12 @@ export const MAX_SPANS_PER_COMMIT = 4_000;
  */
 export const MAX_TRACES_PER_COMMIT = 500;
 
-type Pending = { prepared: PreparedSpans; traces: number; resolve: (warnings: string[]) => void; reject: (error: unknown) => void };
+type Pending = {
+  prepared: PreparedSpans;
+  traces: number;
+  resolve: (warnings: string[]) => void;
+  reject: (error: unknown) => void;
+};
 
 function traceCount(prepared: PreparedSpans): number {
   return new Set(prepared.entries.map((entry) => entry.row.traceId)).size;
@@ -43,8 +48,16 @@ export function splitPrepared(prepared: PreparedSpans, maxSpans: number, maxTrac
   let part: PreparedSpans | null = null;
   let traces = 0;
   for (const entries of byTrace.values()) {
-    if (part === null || (part.entries.length > 0 && (part.entries.length + entries.length > maxSpans || traces >= maxTraces))) {
-      part = { scopes: prepared.scopes, entries: [], duplicates: parts.length === 0 ? prepared.duplicates : 0, at: prepared.at };
+    if (
+      part === null ||
+      (part.entries.length > 0 && (part.entries.length + entries.length > maxSpans || traces >= maxTraces))
+    ) {
+      part = {
+        scopes: prepared.scopes,
+        entries: [],
+        duplicates: parts.length === 0 ? prepared.duplicates : 0,
+        at: prepared.at,
+      };
       parts.push(part);
       traces = 0;
     }
@@ -98,7 +111,11 @@ export class SpanWriter {
     let traces = 0;
     let count = 0;
     for (const pending of this.queue) {
-      if (count > 0 && (spans + pending.prepared.entries.length > this.maxSpans || traces + pending.traces > this.maxTraces)) break;
+      if (
+        count > 0 &&
+        (spans + pending.prepared.entries.length > this.maxSpans || traces + pending.traces > this.maxTraces)
+      )
+        break;
       spans += pending.prepared.entries.length;
       traces += pending.traces;
       count += 1;
@@ -121,7 +138,12 @@ export class SpanWriter {
   private async commit(group: Pending[]): Promise<void> {
     let warnings: TraceWarning[];
     try {
-      warnings = (await this.database.driverTransaction((tx) => storeSpans(tx, this.database.provider, mergePrepared(group.map((pending) => pending.prepared))), { timeout: 120_000 })).warnings;
+      warnings = (
+        await this.database.driverTransaction(
+          (tx) => storeSpans(tx, this.database.provider, mergePrepared(group.map((pending) => pending.prepared))),
+          { timeout: 120_000 },
+        )
+      ).warnings;
     } catch (error) {
       if (group.length === 1) {
         group[0]?.reject(error);

@@ -18,7 +18,13 @@ describe.each(testBackends())("spans with NUL on $provider", (backend) => {
   const accept = (spans: ReceivedSpan[]) => acceptTraceExport({ decoded: decodedExport(spans), database: t.database });
 
   it("stores a span whose name holds NUL: the name column spelled out, the span JSON exact", async () => {
-    const attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.conversation.id": "g-nul-name", "gen_ai.tool.name": "t", "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.result": "ok" };
+    const attributes = {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.conversation.id": "g-nul-name",
+      "gen_ai.tool.name": "t",
+      "gen_ai.tool.call.id": "c1",
+      "gen_ai.tool.call.result": "ok",
+    };
     expect(await accept([span("1".repeat(32), "execute\u0000tool", attributes)])).toBeNull();
     const row = await t.database.client.otelSpan.findFirstOrThrow({ where: { traceId: "1".repeat(32) } });
     expect(row.name).toBe("execute\\u0000tool");
@@ -27,8 +33,18 @@ describe.each(testBackends())("spans with NUL on $provider", (backend) => {
   });
 
   it("stores a model span whose output messages request a tool call with NUL in its id, keyed by the id's hash", async () => {
-    const output = [{ role: "assistant", parts: [{ type: "tool_call", id: "call\u0000x", name: "lookup", arguments: { q: 1 } }], finish_reason: "tool_calls" }];
-    const attributes = { "gen_ai.operation.name": "chat", "gen_ai.conversation.id": "g-nul-id", "gen_ai.output.messages": JSON.stringify(output) };
+    const output = [
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call\u0000x", name: "lookup", arguments: { q: 1 } }],
+        finish_reason: "tool_calls",
+      },
+    ];
+    const attributes = {
+      "gen_ai.operation.name": "chat",
+      "gen_ai.conversation.id": "g-nul-id",
+      "gen_ai.output.messages": JSON.stringify(output),
+    };
     expect(await accept([span("2".repeat(32), "chat", attributes)])).toBeNull();
     const calls = await t.database.client.toolCall.findMany({ where: { groupId: "g-nul-id" } });
     expect(calls.map((call) => [call.toolName, call.callKey.startsWith("id-sha256-")])).toEqual([["lookup", true]]);

@@ -14,7 +14,14 @@ import type { Provider } from "../db/database-url.ts";
 import { storableText } from "../results/text-codec.ts";
 import { mapTrace } from "./map-trace.ts";
 import { sortableNanos, type OtelSpan, type ReceivedSpan, type SpanOrigin } from "./otlp-types.ts";
-import { candidateCallKeys, ownedKeys, planThreads, planTraces, type ThreadWork, type TraceWarning } from "./plan-traces.ts";
+import {
+  candidateCallKeys,
+  ownedKeys,
+  planThreads,
+  planTraces,
+  type ThreadWork,
+  type TraceWarning,
+} from "./plan-traces.ts";
 import { findCalls, insertNewSpans, insertScopes, type ExistingCall, type SpanRow } from "./repository.ts";
 import { writeThreads, type MappedTrace } from "./write-threads.ts";
 
@@ -30,7 +37,12 @@ function sha256(text: string): string {
 type ScopeRow = { sha256: string; json: string; receivedAt: Date };
 
 /** A request's rows, built before it queues for a transaction: one scope row per resource + scope, one row per span. */
-export type PreparedSpans = { scopes: ScopeRow[]; entries: { row: SpanRow; span: OtelSpan }[]; duplicates: number; at: Date };
+export type PreparedSpans = {
+  scopes: ScopeRow[];
+  entries: { row: SpanRow; span: OtelSpan }[];
+  duplicates: number;
+  at: Date;
+};
 
 export function prepareSpans(received: ReceivedSpan[], receivedAt: Date): PreparedSpans {
   const scopeShas = new Map<SpanOrigin, string>();
@@ -88,7 +100,11 @@ export function mergePrepared(batches: PreparedSpans[]): PreparedSpans {
 }
 
 /** Stores the batches' spans and re-maps the traces they touched, inside `tx`. */
-export async function storeSpans(tx: DriverConnection, provider: Provider, prepared: PreparedSpans): Promise<StoreOutcome> {
+export async function storeSpans(
+  tx: DriverConnection,
+  provider: Provider,
+  prepared: PreparedSpans,
+): Promise<StoreOutcome> {
   const warnings: TraceWarning[] = [];
   await insertScopes(tx, prepared.scopes);
   const newKeys = await insertNewSpans(
@@ -104,10 +120,22 @@ export async function storeSpans(tx: DriverConnection, provider: Provider, prepa
   }
   const touched = [...new Set([...newKeys].map((key) => key.slice(0, key.indexOf(":"))))];
   if (touched.length > 0) await remapTraces(tx, provider, touched, byTrace, prepared.at, warnings);
-  return { stored: newKeys.size, duplicates: prepared.duplicates + prepared.entries.length - newKeys.size, traces: touched.length, warnings };
+  return {
+    stored: newKeys.size,
+    duplicates: prepared.duplicates + prepared.entries.length - newKeys.size,
+    traces: touched.length,
+    warnings,
+  };
 }
 
-async function remapTraces(tx: DriverConnection, provider: Provider, touched: string[], fresh: Map<string, OtelSpan[]>, at: Date, warnings: TraceWarning[]): Promise<void> {
+async function remapTraces(
+  tx: DriverConnection,
+  provider: Provider,
+  touched: string[],
+  fresh: Map<string, OtelSpan[]>,
+  at: Date,
+  warnings: TraceWarning[],
+): Promise<void> {
   const plans = await planTraces(tx, provider, touched, fresh, warnings);
   const threads = await planThreads(tx, provider, plans);
   const existingCalls = await findCalls(
@@ -121,7 +149,10 @@ async function remapTraces(tx: DriverConnection, provider: Provider, touched: st
     group.set(call.callKey, call);
     callsByGroup.set(call.groupId, group);
   }
-  const mapped = threads.map((thread) => ({ thread, traces: mapThread(thread, callsByGroup.get(thread.groupId) ?? new Map()) }));
+  const mapped = threads.map((thread) => ({
+    thread,
+    traces: mapThread(thread, callsByGroup.get(thread.groupId) ?? new Map()),
+  }));
   await writeThreads(tx, provider, mapped, callsByGroup, at);
 }
 
@@ -133,7 +164,12 @@ function mapThread(thread: ThreadWork, existing: Map<string, ExistingCall>): Map
   let conversation = thread.previous?.conversation ?? [];
   let lastStep = thread.previous?.lastStep ?? null;
   return thread.traces.map((plan) => {
-    const mapping = mapTrace(plan.traceId, plan.spans, { conversation, lastStep, claimedCallKeys: new Set(claimed), openCallKeys: new Set(open) });
+    const mapping = mapTrace(plan.traceId, plan.spans, {
+      conversation,
+      lastStep,
+      claimedCallKeys: new Set(claimed),
+      openCallKeys: new Set(open),
+    });
     for (const call of mapping.calls) {
       claimed.add(call.callKey);
       if (call.result === null && !call.adopted) open.add(call.callKey);

@@ -27,11 +27,25 @@ import { analyzedResult, callRow, eventRow, type TraceState } from "./rows.ts";
 export type MappedTrace = { plan: TracePlan; mapping: TraceMapping };
 export type ThreadWrite = { thread: ThreadWork; traces: MappedTrace[] };
 
-export async function writeThreads(tx: DriverConnection, provider: Provider, writes: ThreadWrite[], callsByGroup: Map<string, Map<string, ExistingCall>>, at: Date): Promise<void> {
+export async function writeThreads(
+  tx: DriverConnection,
+  provider: Provider,
+  writes: ThreadWrite[],
+  callsByGroup: Map<string, Map<string, ExistingCall>>,
+  at: Date,
+): Promise<void> {
   const groupIds = writes.map((write) => write.thread.groupId);
   const threadIds = await findThreadIds(tx, provider, groupIds);
-  const missing = writes.filter((write) => !threadIds.has(write.thread.groupId) && write.traces.some((trace) => trace.mapping.items.length > 0 || trace.mapping.calls.length > 0));
-  for (const [groupId, id] of await insertThreads(tx, missing.map((write) => ({ groupId: write.thread.groupId, at: firstTime(write.traces) ?? at })))) threadIds.set(groupId, id);
+  const missing = writes.filter(
+    (write) =>
+      !threadIds.has(write.thread.groupId) &&
+      write.traces.some((trace) => trace.mapping.items.length > 0 || trace.mapping.calls.length > 0),
+  );
+  for (const [groupId, id] of await insertThreads(
+    tx,
+    missing.map((write) => ({ groupId: write.thread.groupId, at: firstTime(write.traces) ?? at })),
+  ))
+    threadIds.set(groupId, id);
 
   const callIds = new Map<string, number>();
   const resultIds = new Map<string, number>();
@@ -43,19 +57,23 @@ export async function writeThreads(tx: DriverConnection, provider: Provider, wri
   for (const write of writes) {
     const threadId = threadIds.get(write.thread.groupId);
     const current = currentItems(write.thread);
-    const desired = write.traces.flatMap(({ plan, mapping }) => mapping.items.map((item) => ({ traceId: plan.traceId, item })));
+    const desired = write.traces.flatMap(({ plan, mapping }) =>
+      mapping.items.map((item) => ({ traceId: plan.traceId, item })),
+    );
     let prefix = 0;
     while (prefix < current.length && prefix < desired.length) {
       const was = current[prefix];
       const now = desired[prefix];
-      if (!was || !now || was.traceId !== now.traceId || was.key !== now.item.key || was.digest !== now.item.digest) break;
+      if (!was || !now || was.traceId !== now.traceId || was.key !== now.item.key || was.digest !== now.item.digest)
+        break;
       const traceKept = kept.get(was.traceId) ?? new Map<string, number>();
       traceKept.set(was.key, was.eventId);
       kept.set(was.traceId, traceKept);
       prefix += 1;
     }
     deletions.push(...current.slice(prefix).map((item) => item.eventId));
-    if (threadId !== undefined) inserts.push(...desired.slice(prefix).map((entry) => ({ groupId: write.thread.groupId, ...entry })));
+    if (threadId !== undefined)
+      inserts.push(...desired.slice(prefix).map((entry) => ({ groupId: write.thread.groupId, ...entry })));
   }
   await deleteEvents(tx, deletions);
   const eventIds = await insertEvents(
@@ -63,7 +81,12 @@ export async function writeThreads(tx: DriverConnection, provider: Provider, wri
     provider,
     inserts.map(({ groupId, item }) => {
       const ref = item.callKey === null ? null : JSON.stringify([groupId, item.callKey]);
-      return eventRow(item, threadIds.get(groupId) ?? 0, ref === null ? null : (callIds.get(ref) ?? null), item.kind === "tool_result" && ref !== null ? (resultIds.get(ref) ?? null) : null);
+      return eventRow(
+        item,
+        threadIds.get(groupId) ?? 0,
+        ref === null ? null : (callIds.get(ref) ?? null),
+        item.kind === "tool_result" && ref !== null ? (resultIds.get(ref) ?? null) : null,
+      );
     }),
   );
   inserts.forEach(({ traceId, item }, index) => {
@@ -79,31 +102,52 @@ export async function writeThreads(tx: DriverConnection, provider: Provider, wri
       traces.map(({ plan, mapping }) => {
         const eventsOf = kept.get(plan.traceId) ?? new Map<string, number>();
         const state: TraceState = {
-          items: mapping.items.map((item) => ({ key: item.key, digest: item.digest, eventId: eventsOf.get(item.key) ?? 0 })),
+          items: mapping.items.map((item) => ({
+            key: item.key,
+            digest: item.digest,
+            eventId: eventsOf.get(item.key) ?? 0,
+          })),
           // Adopted calls belong to the trace that requested them; this one never deletes them.
-          calls: mapping.calls.filter((call) => !call.adopted).map((call) => ({ key: call.callKey, digest: call.digest })),
+          calls: mapping.calls
+            .filter((call) => !call.adopted)
+            .map((call) => ({ key: call.callKey, digest: call.digest })),
           conversation: mapping.conversation,
           lastStep: mapping.lastStep,
           threadSource: plan.threadSource,
         };
-        return { traceId: plan.traceId, groupId: thread.groupId, orderKey: plan.orderKey, stateJson: JSON.stringify(state), updatedAt: at };
+        return {
+          traceId: plan.traceId,
+          groupId: thread.groupId,
+          orderKey: plan.orderKey,
+          stateJson: JSON.stringify(state),
+          updatedAt: at,
+        };
       }),
     ),
   );
   const ids = writes.flatMap((write) => threadIds.get(write.thread.groupId) ?? []);
   await touchThreads(tx, ids, at);
-  await deleteEmptyThreads(tx, writes.filter((write) => write.thread.leaving.length > 0).flatMap((write) => threadIds.get(write.thread.groupId) ?? []));
+  await deleteEmptyThreads(
+    tx,
+    writes
+      .filter((write) => write.thread.leaving.length > 0)
+      .flatMap((write) => threadIds.get(write.thread.groupId) ?? []),
+  );
 }
 
 function firstTime(traces: MappedTrace[]): Date | null {
   let first: Date | null = null;
-  for (const { mapping } of traces) for (const item of mapping.items) if (first === null || item.occurredAt < first) first = item.occurredAt;
+  for (const { mapping } of traces)
+    for (const item of mapping.items) if (first === null || item.occurredAt < first) first = item.occurredAt;
   return first;
 }
 
 /** The thread's stored OTel rows for the traces being re-mapped (and those leaving it), in timeline order. */
 function currentItems(thread: ThreadWork): { traceId: string; key: string; digest: string; eventId: number }[] {
-  const rows = [...thread.traces.filter((plan) => plan.old?.groupId === thread.groupId).map((plan) => plan.old), ...thread.leaving];
+  const rows = [
+    ...thread.traces.filter((plan) => plan.old?.groupId === thread.groupId).map((plan) => plan.old),
+    ...thread.leaving,
+  ];
   return rows
     .flatMap((row) => (row === null ? [] : row.state.items.map((item) => ({ traceId: row.traceId, ...item }))))
     .sort((a, b) => a.eventId - b.eventId);
@@ -132,7 +176,14 @@ async function writeCalls(
         const requested = pending.get(call.callKey);
         if (call.adopted && requested) {
           // Requested by an earlier trace of this batch, executed in this one: one row with both halves.
-          requested.call = { ...requested.call, result: call.result, completedAt: call.completedAt, requestedAt: call.requestedAt, spanIds: [...requested.call.spanIds, ...call.spanIds], digest: call.digest };
+          requested.call = {
+            ...requested.call,
+            result: call.result,
+            completedAt: call.completedAt,
+            requestedAt: call.requestedAt,
+            spanIds: [...requested.call.spanIds, ...call.spanIds],
+            digest: call.digest,
+          };
           continue;
         }
         if (!call.adopted) desired.add(call.callKey);
@@ -148,8 +199,11 @@ async function writeCalls(
         if (found.registrationSha256 === call.digest || threadId === undefined) continue;
         const result = analyzedResult(call);
         await updateCall(tx, found.id, callRow(call, threadId, thread.groupId, result?.row ?? null));
-        if (result && found.resultId !== null) await updateResult(tx, found.resultId, { ...result.row, toolCallId: found.id });
-        else if (result) for (const [, id] of await insertResults(tx, provider, [{ ...result.row, toolCallId: found.id }])) resultIds.set(ref, id);
+        if (result && found.resultId !== null)
+          await updateResult(tx, found.resultId, { ...result.row, toolCallId: found.id });
+        else if (result)
+          for (const [, id] of await insertResults(tx, provider, [{ ...result.row, toolCallId: found.id }]))
+            resultIds.set(ref, id);
         else if (found.resultId !== null) {
           removeResults.push(found.resultId);
           resultIds.delete(ref);

@@ -4,4 +4,8 @@ import { endpoint } from "../api/endpoint.ts";
 import { jsonReply } from "../http/reply.ts";
 import { getOverview } from "./service.ts";
 
-export const overviewEndpoint = endpoint({ name: "GET /api/overview", access: "read", handle: async () => jsonReply(200, await getOverview()) });
+export const overviewEndpoint = endpoint({
+  name: "GET /api/overview",
+  access: "read",
+  handle: async () => jsonReply(200, await getOverview()),
+});

@@ -17,17 +17,32 @@ describe.each(testBackends())("overview on $provider", (backend) => {
     const at = (m: number) => minutesAgo(m).toISOString();
     // g-a: one completed call 2 h ago, one errored, one pending.
     await seed.call({ group_id: "g-a", id: "c1", occurred_at: at(121) });
-    await seed.deliver({ group_id: "g-a", id: "c1", text: seed.envelope({ confidence: 0.92 }) }, { receivedAt: minutesAgo(120) });
+    await seed.deliver(
+      { group_id: "g-a", id: "c1", text: seed.envelope({ confidence: 0.92 }) },
+      { receivedAt: minutesAgo(120) },
+    );
     await seed.call({ group_id: "g-a", id: "c2", occurred_at: at(30), name: "deploy" });
-    await seed.deliver({ group_id: "g-a", id: "c2", text: "Error: API rate limit exceeded. Retry after 60 seconds." }, { receivedAt: minutesAgo(29) });
+    await seed.deliver(
+      { group_id: "g-a", id: "c2", text: "Error: API rate limit exceeded. Retry after 60 seconds." },
+      { receivedAt: minutesAgo(29) },
+    );
     await seed.call({ group_id: "g-a", id: "c3", occurred_at: at(20) });
     // g-b: low-confidence results, the band edge, and a call that times out.
     await seed.call({ group_id: "g-b", id: "low1", occurred_at: at(15) });
-    await seed.deliver({ group_id: "g-b", id: "low1", text: seed.envelope({ confidence: 0.32, nextAction: "ask_user" }) }, { receivedAt: minutesAgo(14) });
+    await seed.deliver(
+      { group_id: "g-b", id: "low1", text: seed.envelope({ confidence: 0.32, nextAction: "ask_user" }) },
+      { receivedAt: minutesAgo(14) },
+    );
     await seed.call({ group_id: "g-b", id: "low2", occurred_at: at(12) });
-    await seed.deliver({ group_id: "g-b", id: "low2", text: seed.envelope({ confidence: 0.45, nextAction: "human_review" }) }, { receivedAt: minutesAgo(11) });
+    await seed.deliver(
+      { group_id: "g-b", id: "low2", text: seed.envelope({ confidence: 0.45, nextAction: "human_review" }) },
+      { receivedAt: minutesAgo(11) },
+    );
     await seed.call({ group_id: "g-b", id: "edge", occurred_at: at(10) });
-    await seed.deliver({ group_id: "g-b", id: "edge", text: seed.envelope({ confidence: 0.5 }) }, { receivedAt: minutesAgo(9) });
+    await seed.deliver(
+      { group_id: "g-b", id: "edge", text: seed.envelope({ confidence: 0.5 }) },
+      { receivedAt: minutesAgo(9) },
+    );
     await seed.call({ group_id: "g-b", id: "slow", occurred_at: at(8), timeout_ms: 1000 });
     await sweepTimedOutCalls({ now: NOW });
     // g-c: the newest thread, a subscription; and a delivery for a call nobody registered.
@@ -43,7 +58,14 @@ describe.each(testBackends())("overview on $provider", (backend) => {
     const overview = await getOverview({ now: NOW });
     expect(overview.generatedAt).toBe(NOW.toISOString());
     expect(overview.counts).toEqual({ threads: 3, calls: 8, results: 5, deliveries: 6 });
-    expect(overview.callsByStatus).toEqual({ pending: 2, completed: 4, errored: 1, timed_out: 1, cancelled: 0, auth_required: 0 });
+    expect(overview.callsByStatus).toEqual({
+      pending: 2,
+      completed: 4,
+      errored: 1,
+      timed_out: 1,
+      cancelled: 0,
+      auth_required: 0,
+    });
     expect(overview.resultsLastHour).toBe(4);
     expect(overview.subscriptions).toEqual({ active: 1, cancelled: 0 });
     expect(overview.deliveriesByOutcome).toEqual([
@@ -65,7 +87,11 @@ describe.each(testBackends())("overview on $provider", (backend) => {
       ["low2", 0.45, "human_review"],
       ["low1", 0.32, "ask_user"],
     ]);
-    expect(overview.lowConfidence.newest[0]).toMatchObject({ groupId: "g-b", toolName: "search_docs", envelopeKind: "valid" });
+    expect(overview.lowConfidence.newest[0]).toMatchObject({
+      groupId: "g-b",
+      toolName: "search_docs",
+      envelopeKind: "valid",
+    });
   });
 
   it("lists the threads with the latest activity and their calls per status", async () => {

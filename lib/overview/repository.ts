@@ -4,8 +4,15 @@ import "server-only";
 import type { ModelClient } from "../db/client.ts";
 import type { LowConfidenceResult, RecentThread } from "./schemas.ts";
 
-export async function countRows(db: ModelClient): Promise<{ threads: number; calls: number; results: number; deliveries: number }> {
-  const [threads, calls, results, deliveries] = await Promise.all([db.thread.count(), db.toolCall.count(), db.toolResult.count(), db.delivery.count()]);
+export async function countRows(
+  db: ModelClient,
+): Promise<{ threads: number; calls: number; results: number; deliveries: number }> {
+  const [threads, calls, results, deliveries] = await Promise.all([
+    db.thread.count(),
+    db.toolCall.count(),
+    db.toolResult.count(),
+    db.delivery.count(),
+  ]);
   return { threads, calls, results, deliveries };
 }
 
@@ -15,7 +22,11 @@ export async function countCallsByStatus(db: ModelClient): Promise<Map<string, n
 }
 
 export async function countSubscriptionsByState(db: ModelClient): Promise<Map<string, number>> {
-  const groups = await db.toolCall.groupBy({ by: ["subscription"], where: { subscription: { not: null } }, _count: { _all: true } });
+  const groups = await db.toolCall.groupBy({
+    by: ["subscription"],
+    where: { subscription: { not: null } },
+    _count: { _all: true },
+  });
   return new Map(groups.flatMap((g) => (g.subscription === null ? [] : [[g.subscription, g._count._all] as const])));
 }
 
@@ -32,7 +43,10 @@ export async function countLowConfidence(db: ModelClient, below: number): Promis
   return db.toolResult.count({ where: { confidence: { lt: below } } });
 }
 
-export async function findLowConfidenceResults(db: ModelClient, options: { below: number; limit: number }): Promise<LowConfidenceResult[]> {
+export async function findLowConfidenceResults(
+  db: ModelClient,
+  options: { below: number; limit: number },
+): Promise<LowConfidenceResult[]> {
   const rows = await db.toolResult.findMany({
     where: { confidence: { lt: options.below } },
     orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
@@ -66,7 +80,10 @@ export async function findLowConfidenceResults(db: ModelClient, options: { below
 }
 
 /** The threads with the latest activity, with their calls counted per status (one grouped query for all). */
-export async function findRecentThreads(db: ModelClient, limit: number): Promise<(Omit<RecentThread, "errors"> & { id: number })[]> {
+export async function findRecentThreads(
+  db: ModelClient,
+  limit: number,
+): Promise<(Omit<RecentThread, "errors"> & { id: number })[]> {
   const threads = await db.thread.findMany({
     orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
     take: limit,
@@ -79,11 +96,15 @@ export async function findRecentThreads(db: ModelClient, limit: number): Promise
     _count: { _all: true },
   });
   const countsOf = (threadId: number, status?: string) =>
-    groups.filter((g) => g.threadId === threadId && (status === undefined || g.status === status)).reduce((sum, g) => sum + g._count._all, 0);
+    groups
+      .filter((g) => g.threadId === threadId && (status === undefined || g.status === status))
+      .reduce((sum, g) => sum + g._count._all, 0);
   // A thread opened by a message has no vendor of its own; its calls say which encoding they came in.
   const vendorOf = (threadId: number) => {
     const byVendor = new Map<string, number>();
-    for (const g of groups) if (g.threadId === threadId && g.vendor !== null) byVendor.set(g.vendor, (byVendor.get(g.vendor) ?? 0) + g._count._all);
+    for (const g of groups)
+      if (g.threadId === threadId && g.vendor !== null)
+        byVendor.set(g.vendor, (byVendor.get(g.vendor) ?? 0) + g._count._all);
     return [...byVendor].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
   };
   return threads.map((thread) => ({

@@ -3,7 +3,13 @@ import "server-only";
 import { getDatabase, type Database } from "../db/client.ts";
 import { listPendingCalls } from "../pending/service.ts";
 import { countsFor } from "../threads/service.ts";
-import { countResultsSince, countSubscriptionsByState, findLowConfidenceResults, findRecentThreads, readTallies } from "./repository.ts";
+import {
+  countResultsSince,
+  countSubscriptionsByState,
+  findLowConfidenceResults,
+  findRecentThreads,
+  readTallies,
+} from "./repository.ts";
 import { CALL_STATUSES, type OverviewData } from "./schemas.ts";
 
 /**
@@ -28,13 +34,27 @@ export async function getOverview(options: { database?: Database; now?: Date } =
     countSubscriptionsByState(db),
     findRecentThreads(db, OVERVIEW_RECENT_THREADS),
   ]);
-  const threadCounts = await countsFor(database, recent.map((thread) => thread.id));
+  const threadCounts = await countsFor(
+    database,
+    recent.map((thread) => thread.id),
+  );
   const recentThreads = recent.map(({ id, ...thread }) => ({ ...thread, errors: threadCounts.get(id)?.errors ?? 0 }));
   const tally = (key: string) => tallies.get(key) ?? 0;
-  const counts = { threads: tally("threads"), calls: tally("calls"), results: tally("results"), deliveries: tally("deliveries") };
+  const counts = {
+    threads: tally("threads"),
+    calls: tally("calls"),
+    results: tally("results"),
+    deliveries: tally("deliveries"),
+  };
   const lowTotal = tally(`results.confidence<${LOW_CONFIDENCE_BELOW}`);
   const byStatus = new Map(CALL_STATUSES.map((status) => [status, tally(`calls.status:${status}`)]));
-  const byOutcome = new Map([...tallies].flatMap(([key, count]) => (key.startsWith("deliveries.outcome:") && count > 0 ? [[key.slice("deliveries.outcome:".length), count] as const] : [])));
+  const byOutcome = new Map(
+    [...tallies].flatMap(([key, count]) =>
+      key.startsWith("deliveries.outcome:") && count > 0
+        ? [[key.slice("deliveries.outcome:".length), count] as const]
+        : [],
+    ),
+  );
   const callsByStatus: Record<string, number> = Object.fromEntries(CALL_STATUSES.map((status) => [status, 0]));
   for (const [status, count] of byStatus) callsByStatus[status] = count;
   return {
@@ -45,7 +65,9 @@ export async function getOverview(options: { database?: Database; now?: Date } =
     lowConfidence: { total: lowTotal, below: LOW_CONFIDENCE_BELOW, newest: lowNewest },
     pending,
     subscriptions: { active: subscriptions.get("active") ?? 0, cancelled: subscriptions.get("cancelled") ?? 0 },
-    deliveriesByOutcome: [...byOutcome].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome)),
+    deliveriesByOutcome: [...byOutcome]
+      .map(([outcome, count]) => ({ outcome, count }))
+      .sort((a, b) => b.count - a.count || a.outcome.localeCompare(b.outcome)),
     recentThreads,
   };
 }

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepTimedOutCalls } from "../calls/timeouts.ts";
 import { seedBulk } from "../explorer/bulk-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
-import { countCallsByStatus, countDeliveriesByOutcome, countLowConfidence, countRows, readTallies } from "./repository.ts";
+import {
+  countCallsByStatus,
+  countDeliveriesByOutcome,
+  countLowConfidence,
+  countRows,
+  readTallies,
+} from "./repository.ts";
 import { getOverview } from "./service.ts";
 import { createSeeder } from "./test-seed.ts";
 
@@ -16,7 +22,13 @@ describe.each(testBackends())("row tallies on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     const seed = createSeeder(t.database);
-    for (let i = 0; i < 6; i++) await seed.call({ group_id: i < 3 ? "keep" : "drop", id: `c${i}`, occurred_at: new Date(T0 + i).toISOString(), timeout_ms: i % 2 ? 1000 : 600_000 });
+    for (let i = 0; i < 6; i++)
+      await seed.call({
+        group_id: i < 3 ? "keep" : "drop",
+        id: `c${i}`,
+        occurred_at: new Date(T0 + i).toISOString(),
+        timeout_ms: i % 2 ? 1000 : 600_000,
+      });
     await seed.deliver({ group_id: "keep", id: "c0", text: seed.envelope({ confidence: 0.2 }) });
     await seed.deliver({ group_id: "keep", id: "c0", text: seed.envelope({ confidence: 0.2 }) });
     await seed.deliver({ group_id: "drop", id: "c4", text: seed.envelope({ confidence: 0.3 }) });
@@ -34,15 +46,30 @@ describe.each(testBackends())("row tallies on $provider", (backend) => {
     const db = t.database.client;
     const tallies = await readTallies(db);
     const rows = await countRows(db);
-    expect({ threads: tallies.get("threads"), calls: tallies.get("calls"), results: tallies.get("results"), deliveries: tallies.get("deliveries") }).toEqual(rows);
-    for (const [status, count] of await countCallsByStatus(db)) expect([status, tallies.get(`calls.status:${status}`)]).toEqual([status, count]);
-    for (const [outcome, count] of await countDeliveriesByOutcome(db)) expect([outcome, tallies.get(`deliveries.outcome:${outcome}`)]).toEqual([outcome, count]);
+    expect({
+      threads: tallies.get("threads"),
+      calls: tallies.get("calls"),
+      results: tallies.get("results"),
+      deliveries: tallies.get("deliveries"),
+    }).toEqual(rows);
+    for (const [status, count] of await countCallsByStatus(db))
+      expect([status, tallies.get(`calls.status:${status}`)]).toEqual([status, count]);
+    for (const [outcome, count] of await countDeliveriesByOutcome(db))
+      expect([outcome, tallies.get(`deliveries.outcome:${outcome}`)]).toEqual([outcome, count]);
     expect(tallies.get("results.confidence<0.5")).toBe(await countLowConfidence(db, 0.5));
     expect(rows.calls).toBe(3 + 700);
     expect(tallies.get("events")).toBe(await db.event.count());
-    const actions = await db.toolResult.groupBy({ by: ["nextAction"], where: { nextAction: { not: null } }, _count: { _all: true } });
+    const actions = await db.toolResult.groupBy({
+      by: ["nextAction"],
+      where: { nextAction: { not: null } },
+      _count: { _all: true },
+    });
     expect(actions.length).toBeGreaterThan(1);
-    for (const group of actions) expect([group.nextAction, tallies.get(`results.nextAction:${group.nextAction}`)]).toEqual([group.nextAction, group._count._all]);
+    for (const group of actions)
+      expect([group.nextAction, tallies.get(`results.nextAction:${group.nextAction}`)]).toEqual([
+        group.nextAction,
+        group._count._all,
+      ]);
   });
 
   it("feed the overview", async () => {

@@ -21,12 +21,18 @@ export function createSeeder(database: Database) {
     /** Records any runtime event (POST /api/events body). */
     event,
     /** Registers a tool call; defaults: tool "search_docs", arguments {"q":"…"}. */
-    call: (overrides: CallOverrides) => event({ type: "tool_call", name: "search_docs", arguments: '{"q":"toolscope"}', ...overrides }),
-    cancel: (groupId: string, id: string, reason?: string) => event({ type: "subscription_cancel", group_id: groupId, id, ...(reason ? { reason } : {}) }),
+    call: (overrides: CallOverrides) =>
+      event({ type: "tool_call", name: "search_docs", arguments: '{"q":"toolscope"}', ...overrides }),
+    cancel: (groupId: string, id: string, reason?: string) =>
+      event({ type: "subscription_cancel", group_id: groupId, id, ...(reason ? { reason } : {}) }),
     /** POSTs a body to the callback exactly as the HTTP route would; `body` overrides the JSON message. */
-    deliver: (message: ResultOverrides | null, options: { body?: Buffer; receivedAt?: Date; contentType?: string; tooLarge?: boolean } = {}): Promise<CallbackReply> => {
+    deliver: (
+      message: ResultOverrides | null,
+      options: { body?: Buffer; receivedAt?: Date; contentType?: string; tooLarge?: boolean } = {},
+    ): Promise<CallbackReply> => {
       sequence += 1;
-      const body = options.body ?? Buffer.from(JSON.stringify({ type: "tool_result", text: `result ${sequence}`, ...message }));
+      const body =
+        options.body ?? Buffer.from(JSON.stringify({ type: "tool_result", text: `result ${sequence}`, ...message }));
       return acceptToolResult(
         {
           body,

@@ -13,7 +13,14 @@ describe.each(testBackends())("pending calls and subscriptions on $provider", (b
     t = await useTestDatabase(backend);
     const seed = createSeeder(t.database);
     await seed.call({ group_id: "g1", id: "old", occurred_at: "2026-01-01T10:00:00.000Z", call_id: "call_old" });
-    await seed.call({ group_id: "g1", id: "due", occurred_at: "2026-01-01T10:05:00.000Z", timeout_ms: 60_000, step: 2, vendor: "anthropic" });
+    await seed.call({
+      group_id: "g1",
+      id: "due",
+      occurred_at: "2026-01-01T10:05:00.000Z",
+      timeout_ms: 60_000,
+      step: 2,
+      vendor: "anthropic",
+    });
     await seed.call({ group_id: "g2", id: "new", occurred_at: "2026-01-01T10:10:00.000Z", name: "deploy" });
     await seed.call({ group_id: "g2", id: "done" });
     await seed.deliver({ group_id: "g2", id: "done", text: "ok" });
@@ -64,8 +71,14 @@ describe.each(testBackends())("pending calls and subscriptions on $provider", (b
     const snapshot = await getPendingSnapshot({ sort: "oldest", now });
     expect(snapshot.pending.calls.map((c) => c.callKey)).toEqual(["old", "new"]);
     expect(snapshot.timedOut).toMatchObject({ total: 1, sinceHours: 24 });
-    expect(snapshot.timedOut.calls[0]).toMatchObject({ callKey: "due", groupId: "g1", deadlineAt: "2026-01-01T10:06:00.000Z" });
-    expect(Date.parse(snapshot.timedOut.calls[0]?.timedOutAt ?? "")).toBeGreaterThanOrEqual(Date.parse("2026-01-01T10:06:00.000Z"));
+    expect(snapshot.timedOut.calls[0]).toMatchObject({
+      callKey: "due",
+      groupId: "g1",
+      deadlineAt: "2026-01-01T10:06:00.000Z",
+    });
+    expect(Date.parse(snapshot.timedOut.calls[0]?.timedOutAt ?? "")).toBeGreaterThanOrEqual(
+      Date.parse("2026-01-01T10:06:00.000Z"),
+    );
     const later = await getPendingSnapshot({ sort: "oldest", now: new Date("2026-01-03T11:00:00.000Z") });
     expect(later.timedOut.total).toBe(0);
   });
@@ -75,10 +88,21 @@ describe.each(testBackends())("pending calls and subscriptions on $provider", (b
     expect(snapshot.active.total).toBe(1);
     expect(snapshot.cancelled.total).toBe(2);
     const [never, feed] = snapshot.cancelled.items;
-    expect(feed).toMatchObject({ callKey: "feed", resultCount: 1, cancelReason: "user closed the chart", status: "completed" });
+    expect(feed).toMatchObject({
+      callKey: "feed",
+      resultCount: 1,
+      cancelReason: "user closed the chart",
+      status: "completed",
+    });
     expect(feed?.cancelledAt).toEqual(expect.any(String));
     expect(feed?.lastResultAt).toEqual(expect.any(String));
-    expect(never).toMatchObject({ callKey: "never", resultCount: 0, cancelReason: null, status: "cancelled", lastResultAt: null });
+    expect(never).toMatchObject({
+      callKey: "never",
+      resultCount: 0,
+      cancelReason: null,
+      status: "cancelled",
+      lastResultAt: null,
+    });
   });
 });
 

@@ -11,7 +11,10 @@ export async function countPendingCalls(db: ModelClient): Promise<number> {
 }
 
 /** Served by the (status, requestedAt) index; the id breaks ties so the order is total and stable. */
-export async function findPendingCalls(db: ModelClient, options: { sort: PendingSort; limit: number }): Promise<PendingCall[]> {
+export async function findPendingCalls(
+  db: ModelClient,
+  options: { sort: PendingSort; limit: number },
+): Promise<PendingCall[]> {
   const direction = options.sort === "oldest" ? "asc" : "desc";
   const calls = await db.toolCall.findMany({
     where: PENDING,
@@ -28,7 +31,10 @@ export async function findPendingCalls(db: ModelClient, options: { sort: Pending
 }
 
 /** Calls that timed out at or after `since`, newest first (the status index narrows to timed-out calls). */
-export async function findTimedOutCalls(db: ModelClient, options: { since: Date; limit: number }): Promise<{ total: number; calls: TimedOutCall[] }> {
+export async function findTimedOutCalls(
+  db: ModelClient,
+  options: { since: Date; limit: number },
+): Promise<{ total: number; calls: TimedOutCall[] }> {
   const where = { status: "timed_out", subscription: null, timedOutAt: { gte: options.since } };
   const [total, calls] = await Promise.all([
     db.toolCall.count({ where }),
@@ -36,7 +42,18 @@ export async function findTimedOutCalls(db: ModelClient, options: { since: Date;
       where,
       orderBy: [{ timedOutAt: "desc" }, { id: "desc" }],
       take: options.limit,
-      select: { id: true, groupId: true, callKey: true, callId: true, toolName: true, vendor: true, step: true, requestedAt: true, deadlineAt: true, timedOutAt: true },
+      select: {
+        id: true,
+        groupId: true,
+        callKey: true,
+        callId: true,
+        toolName: true,
+        vendor: true,
+        step: true,
+        requestedAt: true,
+        deadlineAt: true,
+        timedOutAt: true,
+      },
     }),
   ]);
   return {

@@ -13,19 +13,40 @@ export const PENDING_PAGE_SUBSCRIPTIONS = 50;
 export const TIMED_OUT_HOURS = 24;
 export const TIMED_OUT_LIMIT = 100;
 
-export async function listPendingCalls(options: { sort: PendingSort; limit: number; database?: Database }): Promise<PendingCallList> {
+export async function listPendingCalls(options: {
+  sort: PendingSort;
+  limit: number;
+  database?: Database;
+}): Promise<PendingCallList> {
   const db = options.database ?? (await getDatabase());
-  const [total, calls] = await Promise.all([countPendingCalls(db.client), findPendingCalls(db.client, { sort: options.sort, limit: options.limit })]);
+  const [total, calls] = await Promise.all([
+    countPendingCalls(db.client),
+    findPendingCalls(db.client, { sort: options.sort, limit: options.limit }),
+  ]);
   return { total, calls };
 }
 
-export async function getPendingSnapshot(options: { sort: PendingSort; database?: Database; now?: Date }): Promise<PendingSnapshot> {
+export async function getPendingSnapshot(options: {
+  sort: PendingSort;
+  database?: Database;
+  now?: Date;
+}): Promise<PendingSnapshot> {
   const database = options.database ?? (await getDatabase());
   const now = options.now ?? new Date();
   const [pending, timedOut, subscriptions] = await Promise.all([
     listPendingCalls({ sort: options.sort, limit: PENDING_LIMIT, database }),
-    findTimedOutCalls(database.client, { since: new Date(now.getTime() - TIMED_OUT_HOURS * 3_600_000), limit: TIMED_OUT_LIMIT }),
+    findTimedOutCalls(database.client, {
+      since: new Date(now.getTime() - TIMED_OUT_HOURS * 3_600_000),
+      limit: TIMED_OUT_LIMIT,
+    }),
     listSubscriptions({ state: "active", limit: PENDING_PAGE_SUBSCRIPTIONS, database }),
   ]);
-  return { generatedAt: now.toISOString(), sort: options.sort, limit: PENDING_LIMIT, pending, timedOut: { ...timedOut, sinceHours: TIMED_OUT_HOURS }, subscriptions };
+  return {
+    generatedAt: now.toISOString(),
+    sort: options.sort,
+    limit: PENDING_LIMIT,
+    pending,
+    timedOut: { ...timedOut, sinceHours: TIMED_OUT_HOURS },
+    subscriptions,
+  };
 }

@@ -13,16 +13,21 @@ export function anthropicBlocks(blocks: readonly ContentBlock[], context: BlockC
     const extra = extrasOf(block, context);
     const reference = (why: string): JsonRecord[] => [{ type: "text", text: referenceText(block, part, context, why) }];
     if (block.type === "text") return [{ ...extra, type: "text", text: block.text }];
-    if (block.type === "unknown") return block.format === "anthropic" && isRecord(block.raw) ? [block.raw] : reference("no Anthropic form");
-    if (!media && block.type !== "resource_link" && block.type !== "resource") return reference("no media in an assistant turn");
+    if (block.type === "unknown")
+      return block.format === "anthropic" && isRecord(block.raw) ? [block.raw] : reference("no Anthropic form");
+    if (!media && block.type !== "resource_link" && block.type !== "resource")
+      return reference("no media in an assistant turn");
     switch (block.type) {
       case "image":
-        return IMAGE_TYPES.has(block.mimeType) ? [{ ...extra, type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } }] : reference(`${block.mimeType} is not an image type Anthropic accepts`);
+        return IMAGE_TYPES.has(block.mimeType)
+          ? [{ ...extra, type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } }]
+          : reference(`${block.mimeType} is not an image type Anthropic accepts`);
       case "document":
         return document(block, extra, reference);
       case "media_ref": {
         if (block.media !== "image" && block.media !== "document") return reference(`no ${block.media} blocks`);
-        const source = block.url !== undefined ? { type: "url", url: block.url } : { type: "file", file_id: block.fileId };
+        const source =
+          block.url !== undefined ? { type: "url", url: block.url } : { type: "file", file_id: block.fileId };
         const out: JsonRecord = { ...extra, type: block.media, source };
         if (block.media === "document" && block.title !== undefined) out.title = block.title;
         return [out];
@@ -31,10 +36,19 @@ export function anthropicBlocks(blocks: readonly ContentBlock[], context: BlockC
         const { uri, mimeType, text, blob } = block.resource;
         if (!media) return reference("no documents in an assistant turn");
         if (text !== undefined) {
-          if (mimeType !== undefined && mimeType !== "text/plain") noteConversion(block, part, context, `sent as a plain-text document titled ${uri} (MIME type ${mimeType} not kept)`);
+          if (mimeType !== undefined && mimeType !== "text/plain")
+            noteConversion(
+              block,
+              part,
+              context,
+              `sent as a plain-text document titled ${uri} (MIME type ${mimeType} not kept)`,
+            );
           return [{ type: "document", source: { type: "text", media_type: "text/plain", data: text }, title: uri }];
         }
-        if (blob !== undefined && mimeType === "application/pdf") return [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: blob }, title: uri }];
+        if (blob !== undefined && mimeType === "application/pdf")
+          return [
+            { type: "document", source: { type: "base64", media_type: "application/pdf", data: blob }, title: uri },
+          ];
         return reference(`no document form for ${mimeType ?? "untyped"} bytes`);
       }
       case "resource_link":
@@ -45,10 +59,15 @@ export function anthropicBlocks(blocks: readonly ContentBlock[], context: BlockC
   });
 }
 
-function document(block: Extract<ContentBlock, { type: "document" }>, extra: Record<string, unknown>, reference: (why: string) => JsonRecord[]): JsonRecord[] {
+function document(
+  block: Extract<ContentBlock, { type: "document" }>,
+  extra: Record<string, unknown>,
+  reference: (why: string) => JsonRecord[],
+): JsonRecord[] {
   let source: JsonRecord | undefined;
   if (block.text !== undefined) source = { type: "text", media_type: "text/plain", data: block.text };
-  else if (block.data !== undefined && block.mimeType === "application/pdf") source = { type: "base64", media_type: "application/pdf", data: block.data };
+  else if (block.data !== undefined && block.mimeType === "application/pdf")
+    source = { type: "base64", media_type: "application/pdf", data: block.data };
   if (source === undefined) return reference(`no document form for ${block.mimeType}`);
   const out: JsonRecord = { ...extra, type: "document", source };
   if (block.title !== undefined) out.title = block.title;

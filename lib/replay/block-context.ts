@@ -22,11 +22,19 @@ export function extrasOf(block: ContentBlock, context: BlockContext): Record<str
 
 /** The block as a text reference, recorded in skipped with the reason. */
 export function referenceText(block: ContentBlock, part: number, context: BlockContext, why: string): string {
-  context.skipped.push({ index: context.index, part, reason: `content[${part}] ${blockLabel(block)}: ${why} in ${context.where}; sent as a text reference` });
+  context.skipped.push({
+    index: context.index,
+    part,
+    reason: `content[${part}] ${blockLabel(block)}: ${why} in ${context.where}; sent as a text reference`,
+  });
   return contentReference(block);
 }
 
 /** Records a block that went in a converted (but native) form, losing something on the way. */
 export function noteConversion(block: ContentBlock, part: number, context: BlockContext, what: string): void {
-  context.skipped.push({ index: context.index, part, reason: `content[${part}] ${blockLabel(block)}: ${what} in ${context.where}` });
+  context.skipped.push({
+    index: context.index,
+    part,
+    reason: `content[${part}] ${blockLabel(block)}: ${what} in ${context.where}`,
+  });
 }

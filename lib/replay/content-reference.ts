@@ -41,12 +41,31 @@ export function contentReference(block: ContentBlock): string {
     case "audio":
       return line([block.type, block.mimeType, "inline", inlineFacts(block.data)]);
     case "document":
-      if (block.text !== undefined) return `${line(["document", block.mimeType, block.title, "inline text", textFacts(block.text)])}\n${block.text}`;
-      return line(["document", block.mimeType, block.title, "inline", block.data === undefined ? undefined : inlineFacts(block.data)]);
+      if (block.text !== undefined)
+        return `${line(["document", block.mimeType, block.title, "inline text", textFacts(block.text)])}\n${block.text}`;
+      return line([
+        "document",
+        block.mimeType,
+        block.title,
+        "inline",
+        block.data === undefined ? undefined : inlineFacts(block.data),
+      ]);
     case "media_ref":
-      return line([block.media, block.mimeType, block.title, block.url ?? (block.fileId === undefined ? undefined : `file id ${block.fileId}`)]);
+      return line([
+        block.media,
+        block.mimeType,
+        block.title,
+        block.url ?? (block.fileId === undefined ? undefined : `file id ${block.fileId}`),
+      ]);
     case "resource_link":
-      return line(["resource_link", block.uri, block.name ?? block.title, block.mimeType, block.size === undefined ? undefined : `${block.size} bytes`, block.description]);
+      return line([
+        "resource_link",
+        block.uri,
+        block.name ?? block.title,
+        block.mimeType,
+        block.size === undefined ? undefined : `${block.size} bytes`,
+        block.description,
+      ]);
     case "resource": {
       const { uri, mimeType, text, blob, title } = block.resource;
       if (text !== undefined) return `${line(["resource", uri, title, mimeType, textFacts(text)])}\n${text}`;
@@ -58,7 +77,9 @@ export function contentReference(block: ContentBlock): string {
 }
 
 function typeOf(raw: unknown): string | undefined {
-  return typeof raw === "object" && raw !== null && "type" in raw && typeof raw.type === "string" ? raw.type : undefined;
+  return typeof raw === "object" && raw !== null && "type" in raw && typeof raw.type === "string"
+    ? raw.type
+    : undefined;
 }
 
 /** A short name for skipped reasons: "image", "resource_link", "anthropic search_result block". */

@@ -16,17 +16,27 @@ function mediaPart(block: ContentBlock, part: number, context: BlockContext): Pa
     case "audio":
       return { kind: "part", part: { inlineData: { ...extra, mimeType: block.mimeType, data: block.data } } };
     case "document":
-      return { kind: "part", part: { inlineData: { ...extra, mimeType: block.mimeType, data: block.data ?? textToBase64(block.text ?? "") } } };
+      return {
+        kind: "part",
+        part: {
+          inlineData: { ...extra, mimeType: block.mimeType, data: block.data ?? textToBase64(block.text ?? "") },
+        },
+      };
     case "media_ref":
-      if (block.url !== undefined && block.mimeType !== undefined) return { kind: "part", part: { fileData: { ...extra, fileUri: block.url, mimeType: block.mimeType } } };
-      return reference(block.url === undefined ? "a provider file id has no Gemini form" : "a file URI without a MIME type");
+      if (block.url !== undefined && block.mimeType !== undefined)
+        return { kind: "part", part: { fileData: { ...extra, fileUri: block.url, mimeType: block.mimeType } } };
+      return reference(
+        block.url === undefined ? "a provider file id has no Gemini form" : "a file URI without a MIME type",
+      );
     case "resource":
       if (block.resource.blob !== undefined && block.resource.mimeType !== undefined) {
         return { kind: "part", part: { inlineData: { mimeType: block.resource.mimeType, data: block.resource.blob } } };
       }
       return reference("no embedded resource part");
     case "unknown":
-      return block.format === "gemini" && isRecord(block.raw) ? { kind: "part", part: block.raw } : reference("no Gemini form");
+      return block.format === "gemini" && isRecord(block.raw)
+        ? { kind: "part", part: block.raw }
+        : reference("no Gemini form");
     case "resource_link":
       return reference("no resource link part");
     case "text":
@@ -44,14 +54,19 @@ export function geminiParts(blocks: readonly ContentBlock[], context: BlockConte
 }
 
 /** functionResponse.parts (inlineData / fileData) and the references that go into the response object instead. */
-export function functionResponseParts(blocks: readonly ContentBlock[], context: BlockContext): { parts: JsonRecord[]; references: string[] } {
+export function functionResponseParts(
+  blocks: readonly ContentBlock[],
+  context: BlockContext,
+): { parts: JsonRecord[]; references: string[] } {
   const parts: JsonRecord[] = [];
   const references: string[] = [];
   blocks.forEach((block, part) => {
     if (block.type === "text") return; // text is the response object itself
     const out = mediaPart(block, part, context);
-    if (out.kind === "part" && (out.part.inlineData !== undefined || out.part.fileData !== undefined)) parts.push(out.part);
-    else if (out.kind === "part") references.push(referenceText(block, part, context, "only inlineData and fileData parts are allowed"));
+    if (out.kind === "part" && (out.part.inlineData !== undefined || out.part.fileData !== undefined))
+      parts.push(out.part);
+    else if (out.kind === "part")
+      references.push(referenceText(block, part, context, "only inlineData and fileData parts are allowed"));
     else references.push(out.text);
   });
   return { parts, references };

@@ -75,7 +75,10 @@ export function prepareHistory(events: readonly CanonicalEvent[], step: number):
       case "tool_call": {
         const earlier = calls.get(event.callId);
         if (earlier !== undefined && !answered.has(earlier)) {
-          skipped.push({ index, reason: `duplicate call id ${event.callId} while the earlier call is still unanswered` });
+          skipped.push({
+            index,
+            reason: `duplicate call id ${event.callId} while the earlier call is still unanswered`,
+          });
           return;
         }
         calls.set(event.callId, event);
@@ -118,9 +121,21 @@ export function prepareHistory(events: readonly CanonicalEvent[], step: number):
         const call = event.method === "oauth" && event.callId !== undefined ? calls.get(event.callId) : undefined;
         if (call !== undefined && !answered.has(call)) {
           answered.add(call);
-          const result: ToolResultEvent = { kind: "tool_result", step: event.step, callId: call.callId, text: `Authorization required: the user was asked to authorize at ${event.text}`, isError: false, raw: event.raw, path: event.path };
+          const result: ToolResultEvent = {
+            kind: "tool_result",
+            step: event.step,
+            callId: call.callId,
+            text: `Authorization required: the user was asked to authorize at ${event.text}`,
+            isError: false,
+            raw: event.raw,
+            path: event.path,
+          };
           items.push({ index, event: result, call });
-          adjustments.push({ index, change: "the tool sent an oauth message instead of a result: the call is answered with a text saying authorization was requested" });
+          adjustments.push({
+            index,
+            change:
+              "the tool sent an oauth message instead of a result: the call is answered with a text saying authorization was requested",
+          });
           return;
         }
         skipped.push({ index, reason: `${event.method}: protocol traffic, not part of the model-visible history` });
@@ -172,4 +187,5 @@ export function sourceMessageOf(path: string): string | undefined {
 }
 
 // Placeholder for a history that starts with a model turn: Anthropic and Gemini require a user turn first.
-export const PLACEHOLDER_USER_TEXT = "(Replay: the recorded history begins with a model turn; this user turn was added so the API accepts it.)";
+export const PLACEHOLDER_USER_TEXT =
+  "(Replay: the recorded history begins with a model turn; this user turn was added so the API accepts it.)";

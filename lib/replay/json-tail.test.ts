@@ -5,12 +5,38 @@ import { jsonTail } from "./json-tail";
 import { renderHistory, stringifyRequest } from "./render-history";
 
 const values: Record<string, unknown> = {
-  nested: { system: "Be brief.\nReally.", messages: [{ role: "user", content: [{ type: "text", text: "a\u2028b" }, { type: "image", source: {} }] }, { role: "assistant", content: [] }], tools: [{ name: "x", input_schema: { type: "object", properties: {} } }], gone: undefined },
-  digits: parseJsonLossless('{"big": 12345678901234567890123, "list": [1, 2.5, null, true, "s"], "deep": [[[{"k": [{}]}]]]}'),
+  nested: {
+    system: "Be brief.\nReally.",
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a\u2028b" },
+          { type: "image", source: {} },
+        ],
+      },
+      { role: "assistant", content: [] },
+    ],
+    tools: [{ name: "x", input_schema: { type: "object", properties: {} } }],
+    gone: undefined,
+  },
+  digits: parseJsonLossless(
+    '{"big": 12345678901234567890123, "list": [1, 2.5, null, true, "s"], "deep": [[[{"k": [{}]}]]]}',
+  ),
   primitive: "just a string",
   empty: [],
   history: renderHistory(
-    Array.from({ length: 300 }, (_, i) => ({ kind: "tool_call" as const, callId: `c${i}`, name: "t", input: "json" as const, argumentsText: `{"i": ${i}, "s": "${"x".repeat(i)}"}`, syntheticId: false, step: i, raw: null, path: `p${i}` })),
+    Array.from({ length: 300 }, (_, i) => ({
+      kind: "tool_call" as const,
+      callId: `c${i}`,
+      name: "t",
+      input: "json" as const,
+      argumentsText: `{"i": ${i}, "s": "${"x".repeat(i)}"}`,
+      syntheticId: false,
+      step: i,
+      raw: null,
+      path: `p${i}`,
+    })),
     300,
     "anthropic",
   ).request,

@@ -20,7 +20,13 @@ function whole(value: unknown, depth: number): string {
   return depth === 0 ? text : text.replaceAll("\n", `\n${INDENT.repeat(depth)}`);
 }
 
-function containerTail(open: string, close: string, items: [string | null, unknown][], depth: number, need: number): Tail {
+function containerTail(
+  open: string,
+  close: string,
+  items: [string | null, unknown][],
+  depth: number,
+  need: number,
+): Tail {
   const inner = INDENT.repeat(depth + 1);
   let text = `\n${INDENT.repeat(depth)}${close}`;
   for (let i = items.length - 1; i >= 0; i--) {
@@ -39,7 +45,13 @@ function containerTail(open: string, close: string, items: [string | null, unkno
 function tail(value: unknown, depth: number, need: number): Tail {
   if (Array.isArray(value)) {
     if (value.length === 0) return { text: "[]", complete: true };
-    return containerTail("[", "]", value.map((item) => [null, item === undefined ? null : item]), depth, need);
+    return containerTail(
+      "[",
+      "]",
+      value.map((item) => [null, item === undefined ? null : item]),
+      depth,
+      need,
+    );
   }
   if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== "function");

@@ -4,12 +4,26 @@ import { isRecord, type JsonRecord } from "../formats/json-fields";
 import { anthropicBlocks } from "./anthropic-blocks";
 import { jsonSchemaOf } from "./tool-schema";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, objectArguments, PLACEHOLDER_USER_TEXT, type Adjustment, type HistoryItem, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import {
+  blocksToSend,
+  objectArguments,
+  PLACEHOLDER_USER_TEXT,
+  type Adjustment,
+  type HistoryItem,
+  type PreparedHistory,
+  type RenderOptions,
+  type SkippedEvent,
+} from "./history";
 
 // `plain`: the message came from one Anthropic message with string content, and is sent the same way.
 type Message = { role: "user" | "assistant"; results: JsonRecord[]; blocks: JsonRecord[]; plain?: string };
 
-export type RenderedAnthropic = { request: JsonRecord; skipped: SkippedEvent[]; renamedCallIds: Record<string, string>; adjustments: Adjustment[] };
+export type RenderedAnthropic = {
+  request: JsonRecord;
+  skipped: SkippedEvent[];
+  renamedCallIds: Record<string, string>;
+  adjustments: Adjustment[];
+};
 
 // Anthropic tool_use ids must match this pattern; synthetic ids such as `get_weather#0` do not.
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
@@ -24,7 +38,11 @@ function without(record: JsonRecord, keys: readonly string[]): JsonRecord {
  * there, because Anthropic rejects the request otherwise. System messages are hoisted to the `system` field. A
  * history that starts with an assistant turn gets a placeholder user turn first (reported in adjustments).
  */
-export function renderAnthropic(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedAnthropic {
+export function renderAnthropic(
+  history: PreparedHistory,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions = {},
+): RenderedAnthropic {
   const writer = new AnthropicWriter(history, options);
   for (const item of history.items) writer.add(item);
   return writer.finish(declarations);
@@ -61,13 +79,23 @@ class AnthropicWriter {
         return;
       case "reasoning":
         // Anthropic verifies thinking blocks by their signature; only its own signed blocks can be sent back.
-        if (raw !== undefined && ((raw.type === "thinking" && typeof raw.signature === "string") || raw.type === "redacted_thinking")) this.open("assistant").blocks.push(raw);
+        if (
+          raw !== undefined &&
+          ((raw.type === "thinking" && typeof raw.signature === "string") || raw.type === "redacted_thinking")
+        )
+          this.open("assistant").blocks.push(raw);
         else this.skipped.push({ index, reason: "reasoning without an Anthropic signature cannot be replayed" });
         return;
       case "tool_call": {
         const message = this.open("assistant");
         const base = this.same && raw?.type === "tool_use" ? raw : {};
-        message.blocks.push({ ...base, type: "tool_use", id: this.ids.rename(event, index), name: event.name, input: objectArguments(event) });
+        message.blocks.push({
+          ...base,
+          type: "tool_use",
+          id: this.ids.rename(event, index),
+          name: event.name,
+          input: objectArguments(event),
+        });
         this.callMessage.set(event, message);
         return;
       }
@@ -79,21 +107,35 @@ class AnthropicWriter {
   finish(declarations: readonly ToolDeclaration[]): RenderedAnthropic {
     if (this.messages[0]?.role === "assistant") {
       this.messages.unshift({ role: "user", results: [], blocks: [{ type: "text", text: PLACEHOLDER_USER_TEXT }] });
-      this.adjustments.push({ index: null, change: "the history starts with an assistant turn, which Anthropic rejects: a placeholder user turn was put first" });
+      this.adjustments.push({
+        index: null,
+        change:
+          "the history starts with an assistant turn, which Anthropic rejects: a placeholder user turn was put first",
+      });
     }
     const request: JsonRecord = {};
     if (this.systemString !== undefined) request.system = this.systemString;
     else if (this.system.length > 0) request.system = this.system;
     request.messages = this.messages.map((message) => ({
       role: message.role,
-      content: message.plain !== undefined && message.results.length === 0 && message.blocks.length === 1 ? message.plain : [...message.results, ...message.blocks],
+      content:
+        message.plain !== undefined && message.results.length === 0 && message.blocks.length === 1
+          ? message.plain
+          : [...message.results, ...message.blocks],
     }));
-    if (declarations.length > 0) request.tools = declarations.map((declaration) => anthropicTool(declaration, this.same));
+    if (declarations.length > 0)
+      request.tools = declarations.map((declaration) => anthropicTool(declaration, this.same));
     return { request, skipped: this.skipped, renamedCallIds: this.ids.renamed, adjustments: this.adjustments };
   }
 
   private context(index: number, where: string): BlockContext {
-    return { index, where, skipped: this.skipped, target: "anthropic", sourceFormat: this.options.sourceFormat ?? null };
+    return {
+      index,
+      where,
+      skipped: this.skipped,
+      target: "anthropic",
+      sourceFormat: this.options.sourceFormat ?? null,
+    };
   }
 
   private open(role: "user" | "assistant"): Message {
@@ -150,7 +192,8 @@ class AnthropicWriter {
     delete target.plain;
     const base = this.same && raw?.type === "tool_result" ? without(raw, ["content", "is_error"]) : {};
     const send = blocksToSend(event.content, this.same);
-    const content = send !== undefined ? anthropicBlocks(send, this.context(index, "an Anthropic tool_result"), true) : event.text;
+    const content =
+      send !== undefined ? anthropicBlocks(send, this.context(index, "an Anthropic tool_result"), true) : event.text;
     const block: JsonRecord = { ...base, type: "tool_result", tool_use_id: this.ids.rename(call, index), content };
     if (event.isError) block.is_error = true;
     else if (this.same && raw?.is_error === false) block.is_error = false;
@@ -189,7 +232,11 @@ class IdRenamer {
     this.assigned.set(call, id);
     const reused = this.seen.has(call.callId);
     this.seen.add(call.callId);
-    if (reused) this.adjustments.push({ index, change: `call id ${call.callId} is used again by a later call: sent as ${id} (tool_use ids must be unique in a request)` });
+    if (reused)
+      this.adjustments.push({
+        index,
+        change: `call id ${call.callId} is used again by a later call: sent as ${id} (tool_use ids must be unique in a request)`,
+      });
     else if (id !== call.callId) this.renamed[call.callId] = id;
     return id;
   }

@@ -4,7 +4,15 @@ import { isRecord, parseJson, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
 import { functionResponseParts, geminiParts } from "./gemini-parts";
 import { isGeminiSchema } from "./tool-schema";
-import { blocksToSend, objectArguments, PLACEHOLDER_USER_TEXT, type Adjustment, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import {
+  blocksToSend,
+  objectArguments,
+  PLACEHOLDER_USER_TEXT,
+  type Adjustment,
+  type PreparedHistory,
+  type RenderOptions,
+  type SkippedEvent,
+} from "./history";
 
 type Content = { role: "user" | "model"; responses: JsonRecord[]; parts: JsonRecord[] };
 
@@ -31,13 +39,23 @@ function withSignature(part: JsonRecord, raw: unknown): JsonRecord {
  * Gemini rejects a function call turn that does not follow a user turn: a history starting with a model turn gets a
  * placeholder user turn first (reported in adjustments).
  */
-export function renderGemini(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedGemini {
+export function renderGemini(
+  history: PreparedHistory,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions = {},
+): RenderedGemini {
   const skipped: SkippedEvent[] = [...history.skipped];
   const adjustments: Adjustment[] = [...history.adjustments];
   const system: JsonRecord[] = [];
   const contents: Content[] = [];
   const callContent = new Map<ToolCallEvent, Content>();
-  const context = (index: number, where: string): BlockContext => ({ index, where, skipped, target: "gemini", sourceFormat: options.sourceFormat ?? null });
+  const context = (index: number, where: string): BlockContext => ({
+    index,
+    where,
+    skipped,
+    target: "gemini",
+    sourceFormat: options.sourceFormat ?? null,
+  });
 
   const current = (role: "user" | "model"): Content => {
     const last = contents.at(-1);
@@ -57,7 +75,10 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
         }
         const role = event.role === "assistant" ? "model" : "user";
         const send = blocksToSend(event.content, options.sourceFormat === "gemini");
-        const parts = send !== undefined ? geminiParts(send, context(index, `a Gemini ${role} turn`)) : textParts(event.text, event.raw);
+        const parts =
+          send !== undefined
+            ? geminiParts(send, context(index, `a Gemini ${role} turn`))
+            : textParts(event.text, event.raw);
         if (parts.length === 0) {
           skipped.push({ index, reason: "message with no content Gemini accepts" });
           break;
@@ -66,7 +87,8 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
         break;
       }
       case "reasoning":
-        if (isRecord(event.raw) && event.raw.thought === true && typeof event.raw.text === "string") current("model").parts.push(withSignature({ text: event.raw.text, thought: true }, event.raw));
+        if (isRecord(event.raw) && event.raw.thought === true && typeof event.raw.text === "string")
+          current("model").parts.push(withSignature({ text: event.raw.text, thought: true }, event.raw));
         else skipped.push({ index, reason: "reasoning that is not a Gemini thought part cannot be replayed" });
         break;
       case "tool_call": {
@@ -80,7 +102,9 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
       case "tool_result": {
         const callAt = item.call === undefined ? undefined : callContent.get(item.call);
         if (item.call === undefined || callAt === undefined) break;
-        turnAfter(contents, callAt).responses.push({ functionResponse: functionResponse(event, item.call, context(index, "a Gemini functionResponse")) });
+        turnAfter(contents, callAt).responses.push({
+          functionResponse: functionResponse(event, item.call, context(index, "a Gemini functionResponse")),
+        });
         break;
       }
     }
@@ -88,15 +112,30 @@ export function renderGemini(history: PreparedHistory, declarations: readonly To
 
   if (contents[0]?.role === "model") {
     contents.unshift({ role: "user", responses: [], parts: [{ text: PLACEHOLDER_USER_TEXT }] });
-    adjustments.push({ index: null, change: "the history starts with a model turn, which Gemini rejects (a function call turn must follow a user turn): a placeholder user turn was put first" });
+    adjustments.push({
+      index: null,
+      change:
+        "the history starts with a model turn, which Gemini rejects (a function call turn must follow a user turn): a placeholder user turn was put first",
+    });
   }
 
   const request: JsonRecord = {};
   if (system.length > 0) request.systemInstruction = { parts: system };
-  request.contents = contents.map((content) => ({ role: content.role, parts: [...content.responses, ...content.parts] }));
+  request.contents = contents.map((content) => ({
+    role: content.role,
+    parts: [...content.responses, ...content.parts],
+  }));
   if (declarations.length > 0) {
     const same = options.sourceFormat === "gemini";
-    request.tools = [{ functionDeclarations: declarations.map((declaration) => (same && isRecord(declaration.raw) && typeof declaration.raw.name === "string" ? declaration.raw : functionDeclaration(declaration))) }];
+    request.tools = [
+      {
+        functionDeclarations: declarations.map((declaration) =>
+          same && isRecord(declaration.raw) && typeof declaration.raw.name === "string"
+            ? declaration.raw
+            : functionDeclaration(declaration),
+        ),
+      },
+    ];
   }
   return { request, skipped, adjustments };
 }
@@ -113,7 +152,8 @@ function turnAfter(contents: Content[], callAt: Content): Content {
 
 // Named like the call, with its id unless synthetic; media the response object cannot hold go as parts.
 function functionResponse(event: ToolResultEvent, call: ToolCallEvent, context: BlockContext): JsonRecord {
-  const media = event.content === undefined ? { parts: [], references: [] } : functionResponseParts(event.content, context);
+  const media =
+    event.content === undefined ? { parts: [], references: [] } : functionResponseParts(event.content, context);
   const response: JsonRecord = { name: call.name, response: responseObject(event, media.references) };
   if (!call.syntheticId) response.id = event.callId;
   if (media.parts.length > 0) response.parts = media.parts;

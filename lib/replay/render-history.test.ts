@@ -45,17 +45,22 @@ function anthropicViolations(request: unknown, pending: ReadonlySet<string>): st
   const out: string[] = [];
   const messages = records(field(request, "messages"));
   const toolUseIds = (message: JsonRecord | undefined) =>
-    records(message?.content).filter((block) => block.type === "tool_use").map((block) => String(block.id));
+    records(message?.content)
+      .filter((block) => block.type === "tool_use")
+      .map((block) => String(block.id));
   messages.forEach((message, index) => {
-    if (index > 0 && messages[index - 1]?.role === message.role) out.push(`messages[${index}] repeats role ${String(message.role)}`);
+    if (index > 0 && messages[index - 1]?.role === message.role)
+      out.push(`messages[${index}] repeats role ${String(message.role)}`);
     const content = records(message.content);
     if (message.role === "assistant") {
-      if (content.some((block) => block.type === "tool_result")) out.push(`messages[${index}] has a tool_result in an assistant message`);
+      if (content.some((block) => block.type === "tool_result"))
+        out.push(`messages[${index}] has a tool_result in an assistant message`);
       const answered = records(messages[index + 1]?.content)
         .filter((block) => block.type === "tool_result")
         .map((block) => String(block.tool_use_id));
       for (const id of toolUseIds(message)) {
-        if (!answered.includes(id) && !pending.has(id)) out.push(`tool_use ${id} has no tool_result in the next message`);
+        if (!answered.includes(id) && !pending.has(id))
+          out.push(`tool_use ${id} has no tool_result in the next message`);
       }
       return;
     }
@@ -81,9 +86,12 @@ function chatViolations(request: unknown, pending: ReadonlySet<string>): string[
     if (message.role === "assistant" && Array.isArray(message.tool_calls)) {
       const ids = records(message.tool_calls).map((call) => String(call.id));
       const answered: string[] = [];
-      for (let next = index + 1; messages[next]?.role === "tool"; next += 1) answered.push(String(messages[next]?.tool_call_id));
-      for (const id of ids) if (!answered.includes(id) && !pending.has(id)) out.push(`tool call ${id} has no tool message right after it`);
-      for (const id of answered) if (!ids.includes(id)) out.push(`tool message ${id} answers another assistant message`);
+      for (let next = index + 1; messages[next]?.role === "tool"; next += 1)
+        answered.push(String(messages[next]?.tool_call_id));
+      for (const id of ids)
+        if (!answered.includes(id) && !pending.has(id)) out.push(`tool call ${id} has no tool message right after it`);
+      for (const id of answered)
+        if (!ids.includes(id)) out.push(`tool message ${id} answers another assistant message`);
     }
     if (message.role === "tool") {
       let previous = index - 1;
@@ -125,8 +133,10 @@ function responsesViolations(request: unknown, pending: ReadonlySet<string>): st
 function geminiViolations(request: unknown, pending: ReadonlySet<string>, pendingNames: string[]): string[] {
   const out: string[] = [];
   const contents = records(field(request, "contents"));
-  const callsOf = (content: JsonRecord | undefined) => records(content?.parts).flatMap((part) => records([part.functionCall]));
-  const responsesOf = (content: JsonRecord | undefined) => records(content?.parts).flatMap((part) => records([part.functionResponse]));
+  const callsOf = (content: JsonRecord | undefined) =>
+    records(content?.parts).flatMap((part) => records([part.functionCall]));
+  const responsesOf = (content: JsonRecord | undefined) =>
+    records(content?.parts).flatMap((part) => records([part.functionResponse]));
   contents.forEach((content, index) => {
     const responses = responsesOf(content);
     if (responses.length === 0) return;
@@ -136,14 +146,16 @@ function geminiViolations(request: unknown, pending: ReadonlySet<string>, pendin
       out.push(`contents[${index}] has functionResponse parts after other parts`);
     }
     const previous = contents[index - 1];
-    if (content.role !== "user" || previous?.role !== "model") out.push(`contents[${index}] functionResponse not right after a model turn`);
+    if (content.role !== "user" || previous?.role !== "model")
+      out.push(`contents[${index}] functionResponse not right after a model turn`);
     const calls = callsOf(previous);
     for (const response of responses) {
       const match =
         response.id === undefined
           ? calls.some((call) => call.id === undefined && call.name === response.name)
           : calls.some((call) => call.id === response.id && call.name === response.name);
-      if (!match) out.push(`functionResponse ${String(response.id ?? response.name)} answers no call of the previous turn`);
+      if (!match)
+        out.push(`functionResponse ${String(response.id ?? response.name)} answers no call of the previous turn`);
     }
   });
   contents.forEach((content, index) => {
@@ -181,7 +193,9 @@ function violations(events: readonly CanonicalEvent[], step: number, vendor: Rep
       return responsesViolations(rendered.request, pending);
     case "gemini": {
       const pendingNames = events
-        .filter((event) => event.kind === "tool_call" && event.syntheticId && rendered.pendingCallIds.includes(event.callId))
+        .filter(
+          (event) => event.kind === "tool_call" && event.syntheticId && rendered.pendingCallIds.includes(event.callId),
+        )
         .map((event) => (event.kind === "tool_call" ? event.name : ""));
       return geminiViolations(rendered.request, pending, pendingNames);
     }
@@ -195,8 +209,21 @@ describe("the pairing checks themselves", () => {
       anthropicViolations(
         {
           messages: [
-            { role: "assistant", content: [{ type: "tool_use", id: "a" }, { type: "tool_use", id: "b" }] },
-            { role: "user", content: [{ type: "text", text: "x" }, { type: "tool_result", tool_use_id: "a" }, { type: "tool_result", tool_use_id: "z" }] },
+            {
+              role: "assistant",
+              content: [
+                { type: "tool_use", id: "a" },
+                { type: "tool_use", id: "b" },
+              ],
+            },
+            {
+              role: "user",
+              content: [
+                { type: "text", text: "x" },
+                { type: "tool_result", tool_use_id: "a" },
+                { type: "tool_result", tool_use_id: "z" },
+              ],
+            },
           ],
         },
         none,
@@ -219,10 +246,19 @@ describe("the pairing checks themselves", () => {
         },
         none,
       ),
-    ).toEqual(["tool call b has no tool message right after it", "tool message b does not follow its assistant tool_calls message"]);
+    ).toEqual([
+      "tool call b has no tool message right after it",
+      "tool message b does not follow its assistant tool_calls message",
+    ]);
     expect(
       responsesViolations(
-        { input: [{ type: "function_call_output", call_id: "a" }, { type: "custom_tool_call", call_id: "b" }, { type: "function_call_output", call_id: "b" }] },
+        {
+          input: [
+            { type: "function_call_output", call_id: "a" },
+            { type: "custom_tool_call", call_id: "b" },
+            { type: "function_call_output", call_id: "b" },
+          ],
+        },
         none,
       ),
     ).toEqual(["output a has no earlier call", "output b is function_call_output for a custom_tool_call"]);
@@ -230,8 +266,18 @@ describe("the pairing checks themselves", () => {
       geminiViolations(
         {
           contents: [
-            { role: "model", parts: [{ functionCall: { name: "f" } }, { functionCall: { name: "f" } }, { functionCall: { id: "k", name: "g" } }] },
-            { role: "user", parts: [{ text: "x" }, { functionResponse: { name: "f" } }, { functionResponse: { id: "q", name: "g" } }] },
+            {
+              role: "model",
+              parts: [
+                { functionCall: { name: "f" } },
+                { functionCall: { name: "f" } },
+                { functionCall: { id: "k", name: "g" } },
+              ],
+            },
+            {
+              role: "user",
+              parts: [{ text: "x" }, { functionResponse: { name: "f" } }, { functionResponse: { id: "q", name: "g" } }],
+            },
           ],
         },
         none,
@@ -259,7 +305,10 @@ describe("renderHistory pairing rules", () => {
 
   it("lists the calls of the cut that have no result yet", () => {
     const { events } = trace("anthropic");
-    expect(renderHistory(events, 6, "anthropic").pendingCallIds).toEqual(["toolu_01A09q90qw90lq917835lq9", "toolu_01B7pF3hXjq2vLkLmNo4RsTu"]);
+    expect(renderHistory(events, 6, "anthropic").pendingCallIds).toEqual([
+      "toolu_01A09q90qw90lq917835lq9",
+      "toolu_01B7pF3hXjq2vLkLmNo4RsTu",
+    ]);
     expect(renderHistory(events, 9, "anthropic").pendingCallIds).toEqual([
       "toolu_01B7pF3hXjq2vLkLmNo4RsTu",
       "toolu_01CkT9wQz8RmYvE2sHd5FgJa",
@@ -282,11 +331,17 @@ describe("renderHistory pairing rules", () => {
         {
           role: "user",
           content: [
-            { type: "text", text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket." },
+            {
+              type: "text",
+              text: "Compare the weather in Paris and Tokyo, and find me a flight for the date on this ticket.",
+            },
             {
               type: "image_url",
               // The source part's detail comes back: the block kept it as a Chat extra.
-              image_url: { detail: "low", url: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" },
+              image_url: {
+                detail: "low",
+                url: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+              },
             },
           ],
         },
@@ -303,11 +358,28 @@ describe("renderHistory → anthropic", () => {
     const { events } = trace("anthropic");
     const rendered = renderHistory(events, events.length, "anthropic");
     const messages = records(field(rendered.request, "messages"));
-    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
-    expect(field(rendered.request, "system")).toEqual([{ type: "text", text: "You are a travel assistant. Use the tools for live data." }]);
+    expect(messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    expect(field(rendered.request, "system")).toEqual([
+      { type: "text", text: "You are a travel assistant. Use the tools for live data." },
+    ]);
     expect(messages[2]?.content).toEqual([
-      { type: "tool_result", tool_use_id: "toolu_01A09q90qw90lq917835lq9", content: '{"temp_c":18,"conditions":"cloudy"}' },
-      { type: "tool_result", tool_use_id: "toolu_01B7pF3hXjq2vLkLmNo4RsTu", content: '{"temp_c":24,"conditions":"sunny"}' },
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_01A09q90qw90lq917835lq9",
+        content: '{"temp_c":18,"conditions":"cloudy"}',
+      },
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_01B7pF3hXjq2vLkLmNo4RsTu",
+        content: '{"temp_c":24,"conditions":"sunny"}',
+      },
       {
         type: "tool_result",
         tool_use_id: "toolu_01CkT9wQz8RmYvE2sHd5FgJa",
@@ -331,7 +403,10 @@ describe("renderHistory → anthropic", () => {
       },
     ]);
     // Signed thinking goes back verbatim; the orphan result is left out and said so.
-    expect(records(messages[1]?.content)[0]).toMatchObject({ type: "thinking", signature: expect.stringMatching(/^EqQB/) });
+    expect(records(messages[1]?.content)[0]).toMatchObject({
+      type: "thinking",
+      signature: expect.stringMatching(/^EqQB/),
+    });
     expect(records(messages[3]?.content)[0]).toMatchObject({ type: "redacted_thinking" });
     expect(messages[4]?.content).toEqual([
       { type: "tool_result", tool_use_id: "toolu_01EqR4sTb7NwXc2VyHj9LmPd", content: "2025-06-12T09:41:00+09:00" },
@@ -345,7 +420,9 @@ describe("renderHistory → anthropic", () => {
     const rendered = renderHistory(chat.events, chat.events.length, "anthropic", chat.declarations);
     const messages = records(field(rendered.request, "messages"));
     expect(messages[0]?.role).toBe("user");
-    expect(field(rendered.request, "system")).toEqual([{ type: "text", text: "You are a travel assistant. Always use tools for live data." }]);
+    expect(field(rendered.request, "system")).toEqual([
+      { type: "text", text: "You are a travel assistant. Always use tools for live data." },
+    ]);
     expect(records(messages[1]?.content)[2]).toEqual({
       type: "tool_use",
       id: "call_Q3pUe7RmJx5Vc1AoWs9KgH4n",
@@ -356,7 +433,12 @@ describe("renderHistory → anthropic", () => {
       {
         name: "get_weather",
         description: "Get the current weather for a city.",
-        input_schema: { type: "object", properties: { location: { type: "string" } }, required: ["location"], additionalProperties: false },
+        input_schema: {
+          type: "object",
+          properties: { location: { type: "string" } },
+          required: ["location"],
+          additionalProperties: false,
+        },
       },
       {
         name: "search_flights",
@@ -392,7 +474,18 @@ describe("renderHistory → anthropic", () => {
 
   it("moves a late result up to the message right after its call", () => {
     const events: CanonicalEvent[] = [
-      { kind: "tool_call", step: 0, callId: "toolu_01X", syntheticId: false, name: "lookup", input: "json", argumentsText: "{}", arguments: {}, raw: null, path: "a" },
+      {
+        kind: "tool_call",
+        step: 0,
+        callId: "toolu_01X",
+        syntheticId: false,
+        name: "lookup",
+        input: "json",
+        argumentsText: "{}",
+        arguments: {},
+        raw: null,
+        path: "a",
+      },
       { kind: "message", step: 1, role: "user", text: "still there?", raw: null, path: "b" },
       { kind: "message", step: 1, role: "assistant", text: "waiting on the tool", raw: null, path: "c" },
       { kind: "tool_result", step: 2, callId: "toolu_01X", text: "found", isError: false, raw: null, path: "d" },
@@ -415,7 +508,11 @@ describe("renderHistory → anthropic", () => {
     });
     expect(anthropic.adjustments).toEqual([{ index: null, change: expect.stringContaining("placeholder user turn") }]);
     expect(field(renderHistory(events, 4, "openai-chat").request, "messages")).toEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "toolu_01X", type: "function", function: { name: "lookup", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "toolu_01X", type: "function", function: { name: "lookup", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "toolu_01X", content: "found" },
       { role: "user", content: "still there?" },
       { role: "assistant", content: "waiting on the tool" },
@@ -428,15 +525,33 @@ describe("renderHistory → openai-chat", () => {
     const { events } = trace("mcp");
     const rendered = renderHistory(events, events.length, "openai-chat");
     expect(field(rendered.request, "messages")).toEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "mcp-2", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Paris"}' } }] },
-      { role: "tool", tool_call_id: "mcp-2", content: '{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}' },
       {
         role: "assistant",
         content: null,
         tool_calls: [
-          { id: "mcp-3", type: "function", function: { name: "render_radar", arguments: '{"region":"Île-de-France"}' } },
+          { id: "mcp-2", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Paris"}' } },
+        ],
+      },
+      {
+        role: "tool",
+        tool_call_id: "mcp-2",
+        content: '{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}',
+      },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "mcp-3",
+            type: "function",
+            function: { name: "render_radar", arguments: '{"region":"Île-de-France"}' },
+          },
           { id: "mcp-4", type: "function", function: { name: "read_station_log", arguments: '{"station":"LFPG"}' } },
-          { id: "mcp-5", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Atlantis"}' } },
+          {
+            id: "mcp-5",
+            type: "function",
+            function: { name: "get_weather_data", arguments: '{"location":"Atlantis"}' },
+          },
         ],
       },
       // Chat tool messages take text only: links, resources, images and audio go as text references.
@@ -444,7 +559,10 @@ describe("renderHistory → openai-chat", () => {
         role: "tool",
         tool_call_id: "mcp-4",
         content: [
-          { type: "text", text: "[resource_link · file:///var/log/stations/LFPG.log · LFPG.log · text/plain · Raw station log]" },
+          {
+            type: "text",
+            text: "[resource_link · file:///var/log/stations/LFPG.log · LFPG.log · text/plain · Raw station log]",
+          },
           {
             type: "text",
             text: "[resource · file:///var/log/stations/LFPG-summary.txt · LFPG summary · text/plain · 40 bytes · sha256:dd5d9a1b2407e425af508754a4e6faab9bfed82e4e0e3e1713b983679da8aabe]\nLFPG 12Z: wind 240/12kt, visibility 10km",
@@ -456,8 +574,14 @@ describe("renderHistory → openai-chat", () => {
         tool_call_id: "mcp-3",
         content: [
           { type: "text", text: "Radar for Île-de-France" },
-          { type: "text", text: "[image · image/png · inline · 70 bytes · sha256:6b7fa434f92a8b80aab02d9bf1a12e49ffcae424e4013a1c4f68b67e3d2bbcd0]" },
-          { type: "text", text: "[audio · audio/wav · inline · 44 bytes · sha256:5b517b506f635e251ee0d7020062f1ce375cc3a92f1f445e71be6995f4a591f1]" },
+          {
+            type: "text",
+            text: "[image · image/png · inline · 70 bytes · sha256:6b7fa434f92a8b80aab02d9bf1a12e49ffcae424e4013a1c4f68b67e3d2bbcd0]",
+          },
+          {
+            type: "text",
+            text: "[audio · audio/wav · inline · 44 bytes · sha256:5b517b506f635e251ee0d7020062f1ce375cc3a92f1f445e71be6995f4a591f1]",
+          },
         ],
       },
       // isError has no Chat field: the text says it.
@@ -465,24 +589,54 @@ describe("renderHistory → openai-chat", () => {
       {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: "mcp-6", type: "function", function: { name: "get_forecast", arguments: '{"location":"Paris","days":3}' } }],
+        tool_calls: [
+          {
+            id: "mcp-6",
+            type: "function",
+            function: { name: "get_forecast", arguments: '{"location":"Paris","days":3}' },
+          },
+        ],
       },
       { role: "tool", tool_call_id: "mcp-6", content: "Error: JSON-RPC error -32602: Unknown tool: get_forecast" },
       {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: "mcp-7", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Tokyo"}' } }],
+        tool_calls: [
+          { id: "mcp-7", type: "function", function: { name: "get_weather_data", arguments: '{"location":"Tokyo"}' } },
+        ],
       },
     ]);
     expect(rendered.pendingCallIds).toEqual(["mcp-7"]);
     expect(rendered.skipped.filter((entry) => !entry.reason.includes("protocol traffic"))).toEqual([
-      { index: 10, part: 0, reason: "content[0] resource_link: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
-      { index: 10, part: 1, reason: "content[1] resource: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
-      { index: 11, part: 1, reason: "content[1] image: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
-      { index: 11, part: 2, reason: "content[2] audio: only text parts are allowed in a Chat Completions tool message; sent as a text reference" },
+      {
+        index: 10,
+        part: 0,
+        reason:
+          "content[0] resource_link: only text parts are allowed in a Chat Completions tool message; sent as a text reference",
+      },
+      {
+        index: 10,
+        part: 1,
+        reason:
+          "content[1] resource: only text parts are allowed in a Chat Completions tool message; sent as a text reference",
+      },
+      {
+        index: 11,
+        part: 1,
+        reason:
+          "content[1] image: only text parts are allowed in a Chat Completions tool message; sent as a text reference",
+      },
+      {
+        index: 11,
+        part: 2,
+        reason:
+          "content[2] audio: only text parts are allowed in a Chat Completions tool message; sent as a text reference",
+      },
       { index: 15, reason: "result for unknown call mcp-42" },
     ]);
-    expect(rendered.adjustments).toEqual([{ index: 12, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' }]);
+    expect(rendered.adjustments).toEqual([
+      { index: 12, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' },
+    ]);
   });
 
   it("keeps invalid JSON arguments verbatim", () => {
@@ -492,8 +646,16 @@ describe("renderHistory → openai-chat", () => {
       role: "assistant",
       content: null,
       tool_calls: [
-        { id: "call_Fx0BnVxQ7Wz1jK3mP9tYcR2a", type: "function", function: { name: "get_weather", arguments: '{"location":"Paris, France"}' } },
-        { id: "call_9HkLqT2vNw4Xs8YbZr6MdE1c", type: "function", function: { name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' } },
+        {
+          id: "call_Fx0BnVxQ7Wz1jK3mP9tYcR2a",
+          type: "function",
+          function: { name: "get_weather", arguments: '{"location":"Paris, France"}' },
+        },
+        {
+          id: "call_9HkLqT2vNw4Xs8YbZr6MdE1c",
+          type: "function",
+          function: { name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' },
+        },
         {
           id: "call_Q3pUe7RmJx5Vc1AoWs9KgH4n",
           type: "function",
@@ -538,7 +700,11 @@ describe("renderHistory → openai-responses", () => {
       input: "March 3 at 9AM",
       id: "ctc_6848a1fb3e2c8191b4a5f6d7e8c9b0a10ee7ffcd1f1b4a8b",
     });
-    expect(input[10]).toEqual({ type: "custom_tool_call_output", call_id: "call_Xo2cV6bN0mQ4wE8rT3yU7iP1", output: "saved reminder rem_8812" });
+    expect(input[10]).toEqual({
+      type: "custom_tool_call_output",
+      call_id: "call_Xo2cV6bN0mQ4wE8rT3yU7iP1",
+      output: "saved reminder rem_8812",
+    });
     expect(input[12]).toEqual({ role: "user", content: "Thanks!" });
     expect(rendered.skipped).toEqual([{ index: 7, reason: "result for unknown call call_Vb3StaleN8m2Lk6Jh4Gf0Ds9" }]);
     expect(field(rendered.request, "tools")).toMatchObject([
@@ -571,12 +737,17 @@ describe("renderHistory → gemini", () => {
         {
           role: "user",
           parts: [
-            { functionResponse: { name: "get_local_time", response: { error: "time service unavailable (HTTP 503)" } } },
+            {
+              functionResponse: { name: "get_local_time", response: { error: "time service unavailable (HTTP 503)" } },
+            },
             { functionResponse: { name: "get_weather", response: { temp_c: 18, conditions: "cloudy" } } },
             { functionResponse: { name: "get_weather", response: { temp_c: 24, conditions: "sunny" } } },
           ],
         },
-        { role: "model", parts: [{ text: "Paris is 18 °C and cloudy; Tokyo is 24 °C and sunny. The time service is down right now." }] },
+        {
+          role: "model",
+          parts: [{ text: "Paris is 18 °C and cloudy; Tokyo is 24 °C and sunny. The time service is down right now." }],
+        },
       ],
       tools: [
         {
@@ -584,7 +755,11 @@ describe("renderHistory → gemini", () => {
             {
               name: "get_weather",
               description: "Get the current weather for a city.",
-              parameters: { type: "OBJECT", properties: { location: { type: "STRING", description: "City and country" } }, required: ["location"] },
+              parameters: {
+                type: "OBJECT",
+                properties: { location: { type: "STRING", description: "City and country" } },
+                required: ["location"],
+              },
             },
             {
               name: "get_local_time",
@@ -611,13 +786,24 @@ describe("renderHistory → gemini", () => {
     expect(records(fromAnthropic[2]?.parts).map((part) => part.functionResponse)).toEqual([
       { name: "get_weather", id: "toolu_01A09q90qw90lq917835lq9", response: { temp_c: 18, conditions: "cloudy" } },
       { name: "get_weather", id: "toolu_01B7pF3hXjq2vLkLmNo4RsTu", response: { temp_c: 24, conditions: "sunny" } },
-      { name: "get_local_time", id: "toolu_01CkT9wQz8RmYvE2sHd5FgJa", response: { error: 'Error: unknown time zone "Asia/Tokio". Did you mean "Asia/Tokyo"?' } },
+      {
+        name: "get_local_time",
+        id: "toolu_01CkT9wQz8RmYvE2sHd5FgJa",
+        response: { error: 'Error: unknown time zone "Asia/Tokio". Did you mean "Asia/Tokyo"?' },
+      },
       {
         name: "render_map",
         id: "toolu_01DmV6xNc3BqLr8tWy1ZpKeH",
         response: { output: "Map of Tokyo, 512x512" },
         // The image of the result goes as a multimodal functionResponse part.
-        parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" } }],
+        parts: [
+          {
+            inlineData: {
+              mimeType: "image/png",
+              data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+            },
+          },
+        ],
       },
     ]);
   });

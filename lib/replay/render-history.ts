@@ -1,7 +1,14 @@
 // renderHistory: what a vendor API would receive as input at a given point of a canonical timeline.
 import type { CanonicalEvent, ToolDeclaration } from "../formats/canonical";
 import { stringifyJsonLossless } from "../formats/lossless-json";
-import { prepareHistory, type Adjustment, type PreparedHistory, type RenderOptions, type ReplayVendor, type SkippedEvent } from "./history";
+import {
+  prepareHistory,
+  type Adjustment,
+  type PreparedHistory,
+  type RenderOptions,
+  type ReplayVendor,
+  type SkippedEvent,
+} from "./history";
 import { renderAnthropic } from "./render-anthropic";
 import { renderGemini } from "./render-gemini";
 import { renderOpenAIChat } from "./render-openai-chat";
@@ -44,12 +51,23 @@ export function renderHistory(
   return rendered;
 }
 
-function renderVendor(events: readonly CanonicalEvent[], step: number, vendor: ReplayVendor, declarations: readonly ToolDeclaration[], options: RenderOptions): RenderedHistory {
+function renderVendor(
+  events: readonly CanonicalEvent[],
+  step: number,
+  vendor: ReplayVendor,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions,
+): RenderedHistory {
   return renderPrepared(prepareHistory(events, step), vendor, declarations, options);
 }
 
 /** Renders an already prepared cut (lib/replay/render-window renders part of one). Skipped entries are not sorted here. */
-export function renderPrepared(history: PreparedHistory, vendor: ReplayVendor, declarations: readonly ToolDeclaration[], options: RenderOptions): RenderedHistory {
+export function renderPrepared(
+  history: PreparedHistory,
+  vendor: ReplayVendor,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions,
+): RenderedHistory {
   switch (vendor) {
     case "anthropic": {
       const { request, skipped, renamedCallIds, adjustments } = renderAnthropic(history, declarations, options);

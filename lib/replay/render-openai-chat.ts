@@ -2,11 +2,28 @@
 import type { MessageEvent, ToolCallEvent, ToolDeclaration, ToolResultEvent } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type HistoryItem, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import {
+  blocksToSend,
+  needsErrorPrefix,
+  sourceMessageOf,
+  type Adjustment,
+  type HistoryItem,
+  type PreparedHistory,
+  type RenderOptions,
+  type SkippedEvent,
+} from "./history";
 import { chatParts } from "./openai-blocks";
 import { jsonSchemaOf } from "./tool-schema";
 
-type AssistantEntry = { kind: "assistant"; texts: string[]; parts: JsonRecord[]; refusal?: string; toolCalls: JsonRecord[]; results: JsonRecord[]; raw?: JsonRecord };
+type AssistantEntry = {
+  kind: "assistant";
+  texts: string[];
+  parts: JsonRecord[];
+  refusal?: string;
+  toolCalls: JsonRecord[];
+  results: JsonRecord[];
+  raw?: JsonRecord;
+};
 type Entry = { kind: "message"; message: JsonRecord } | AssistantEntry;
 
 export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[]; adjustments: Adjustment[] };
@@ -17,7 +34,11 @@ export type RenderedOpenAIChat = { request: JsonRecord; skipped: SkippedEvent[];
  * because the API rejects an assistant tool_calls message not answered right away. Ids may repeat across turns.
  * Chat has no error flag: an error result whose text does not say so is sent as "Error: <text>" (an adjustment).
  */
-export function renderOpenAIChat(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIChat {
+export function renderOpenAIChat(
+  history: PreparedHistory,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions = {},
+): RenderedOpenAIChat {
   const writer = new ChatWriter(history, options);
   for (const item of history.items) writer.add(item);
   return writer.finish(declarations);
@@ -70,8 +91,17 @@ class ChatWriter {
     const messages = this.entries.flatMap((entry): JsonRecord[] => {
       if (entry.kind === "message") return [entry.message];
       // DeepSeek-style reasoning_content must not go back (and Chat has no reasoning input): it is left out.
-      const base = entry.raw === undefined ? {} : Object.fromEntries(Object.entries(entry.raw).filter(([key]) => key !== "reasoning_content" && key !== "tool_calls"));
-      const message: JsonRecord = { ...base, role: "assistant", content: entry.parts.length > 0 ? entry.parts : entry.texts.length > 0 ? entry.texts.join("\n") : null };
+      const base =
+        entry.raw === undefined
+          ? {}
+          : Object.fromEntries(
+              Object.entries(entry.raw).filter(([key]) => key !== "reasoning_content" && key !== "tool_calls"),
+            );
+      const message: JsonRecord = {
+        ...base,
+        role: "assistant",
+        content: entry.parts.length > 0 ? entry.parts : entry.texts.length > 0 ? entry.texts.join("\n") : null,
+      };
       if (entry.refusal !== undefined) message.refusal = entry.refusal;
       if (entry.toolCalls.length > 0) message.tool_calls = entry.toolCalls;
       return [message, ...entry.results];
@@ -82,7 +112,13 @@ class ChatWriter {
   }
 
   private context(index: number, where: string): BlockContext {
-    return { index, where, skipped: this.skipped, target: "openai-chat", sourceFormat: this.options.sourceFormat ?? null };
+    return {
+      index,
+      where,
+      skipped: this.skipped,
+      target: "openai-chat",
+      sourceFormat: this.options.sourceFormat ?? null,
+    };
   }
 
   // Model output of one source message (its text, calls, refusal) makes one assistant message again.
@@ -106,7 +142,8 @@ class ChatWriter {
       return;
     }
     const send = blocksToSend(event.content, this.same);
-    if (send !== undefined) entry.parts.push(...chatParts(send, this.context(index, "a Chat Completions assistant message"), false));
+    if (send !== undefined)
+      entry.parts.push(...chatParts(send, this.context(index, "a Chat Completions assistant message"), false));
     else entry.texts.push(event.text);
   }
 
@@ -115,14 +152,32 @@ class ChatWriter {
     this.open = undefined;
     const source = sourceMessageOf(event.path);
     const send = blocksToSend(event.content, this.same);
-    const parts = () => chatParts(event.content ?? [{ type: "text", text: event.text }], this.context(index, `a Chat Completions ${event.role} message`), event.role === "user");
+    const parts = () =>
+      chatParts(
+        event.content ?? [{ type: "text", text: event.text }],
+        this.context(index, `a Chat Completions ${event.role} message`),
+        event.role === "user",
+      );
     const last = this.entries.at(-1);
-    if (source !== undefined && this.input !== undefined && this.input.source === source && last?.kind === "message" && last.message === this.input.message) {
+    if (
+      source !== undefined &&
+      this.input !== undefined &&
+      this.input.source === source &&
+      last?.kind === "message" &&
+      last.message === this.input.message
+    ) {
       const content = this.input.message.content;
-      this.input.message.content = [...(typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []), ...parts()];
+      this.input.message.content = [
+        ...(typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : []),
+        ...parts(),
+      ];
       return;
     }
-    const message = { ...(raw?.role !== undefined ? raw : {}), role: raw?.role ?? event.role, content: send === undefined ? event.text : parts() };
+    const message = {
+      ...(raw?.role !== undefined ? raw : {}),
+      role: raw?.role ?? event.role,
+      content: send === undefined ? event.text : parts(),
+    };
     this.entries.push({ kind: "message", message });
     this.input = source === undefined ? undefined : { message, source };
   }
@@ -132,12 +187,19 @@ class ChatWriter {
     if (entry === undefined) return;
     const base = raw?.role === "tool" ? raw : {};
     const prefix = needsErrorPrefix(event);
-    if (prefix) this.adjustments.push({ index, change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front' });
+    if (prefix)
+      this.adjustments.push({
+        index,
+        change: 'is_error has no Chat Completions field: the result is sent with "Error:" in front',
+      });
     const send = blocksToSend(event.content, this.same);
     const content =
       send === undefined
         ? `${prefix ? "Error: " : ""}${event.text}`
-        : [...(prefix ? [{ type: "text", text: "Error:" }] : []), ...chatParts(send, this.context(index, "a Chat Completions tool message"), false)];
+        : [
+            ...(prefix ? [{ type: "text", text: "Error:" }] : []),
+            ...chatParts(send, this.context(index, "a Chat Completions tool message"), false),
+          ];
     entry.results.push({ ...base, role: "tool", tool_call_id: event.callId, content });
   }
 }
@@ -145,16 +207,27 @@ class ChatWriter {
 function toolCall(event: ToolCallEvent, raw: JsonRecord | undefined): JsonRecord {
   if (event.input === "text") {
     const custom = raw !== undefined && isRecord(raw.custom) ? raw.custom : {};
-    return { ...(raw ?? {}), id: event.callId, type: "custom", custom: { ...custom, name: event.name, input: event.argumentsText } };
+    return {
+      ...(raw ?? {}),
+      id: event.callId,
+      type: "custom",
+      custom: { ...custom, name: event.name, input: event.argumentsText },
+    };
   }
   // A legacy function_call's raw is its whole message: only a tool call object's own fields come back.
   const own = raw !== undefined && isRecord(raw.function) ? raw : undefined;
   const fn = own !== undefined && isRecord(own.function) ? own.function : {};
-  return { ...(own ?? {}), id: event.callId, type: "function", function: { ...fn, name: event.name, arguments: event.argumentsText } };
+  return {
+    ...(own ?? {}),
+    id: event.callId,
+    type: "function",
+    function: { ...fn, name: event.name, arguments: event.argumentsText },
+  };
 }
 
 function chatTool(declaration: ToolDeclaration, same: boolean): JsonRecord {
-  if (same && isRecord(declaration.raw) && (isRecord(declaration.raw.function) || isRecord(declaration.raw.custom))) return declaration.raw;
+  if (same && isRecord(declaration.raw) && (isRecord(declaration.raw.function) || isRecord(declaration.raw.custom)))
+    return declaration.raw;
   const fn: JsonRecord = { name: declaration.name };
   if (declaration.description !== undefined) fn.description = declaration.description;
   fn.parameters = jsonSchemaOf(declaration.inputSchema) ?? { type: "object", properties: {} };

@@ -2,7 +2,16 @@
 import type { ContentBlock, MessageEvent, ToolCallEvent, ToolDeclaration, ToolResultEvent } from "../formats/canonical";
 import { isRecord, type JsonRecord } from "../formats/json-fields";
 import type { BlockContext } from "./block-context";
-import { blocksToSend, needsErrorPrefix, sourceMessageOf, type Adjustment, type HistoryItem, type PreparedHistory, type RenderOptions, type SkippedEvent } from "./history";
+import {
+  blocksToSend,
+  needsErrorPrefix,
+  sourceMessageOf,
+  type Adjustment,
+  type HistoryItem,
+  type PreparedHistory,
+  type RenderOptions,
+  type SkippedEvent,
+} from "./history";
 import { responsesAssistantParts, responsesParts } from "./openai-blocks";
 import { jsonSchemaOf } from "./tool-schema";
 
@@ -15,7 +24,11 @@ export type RenderedOpenAIResponses = { request: JsonRecord; skipped: SkippedEve
  * they produced, as reasoning models require. A call_id used again by a later call gets a suffix (outputs pair by
  * call_id across the whole input). Responses has no error flag: a failed result says "Error:" first.
  */
-export function renderOpenAIResponses(history: PreparedHistory, declarations: readonly ToolDeclaration[], options: RenderOptions = {}): RenderedOpenAIResponses {
+export function renderOpenAIResponses(
+  history: PreparedHistory,
+  declarations: readonly ToolDeclaration[],
+  options: RenderOptions = {},
+): RenderedOpenAIResponses {
   const writer = new ResponsesWriter(history, options);
   for (const item of history.items) writer.add(item);
   return writer.finish(declarations);
@@ -50,16 +63,35 @@ class ResponsesWriter {
         return;
       case "reasoning":
         // Reasoning items are provider artifacts (id, encrypted_content); only the API's own items can go back.
-        if (isRecord(event.raw) && event.raw.type === "reasoning" && typeof event.raw.id === "string") this.input.push(event.raw);
-        else this.skipped.push({ index, reason: "reasoning that is not a Responses reasoning item cannot be replayed" });
+        if (isRecord(event.raw) && event.raw.type === "reasoning" && typeof event.raw.id === "string")
+          this.input.push(event.raw);
+        else
+          this.skipped.push({ index, reason: "reasoning that is not a Responses reasoning item cannot be replayed" });
         return;
       case "tool_call": {
         // An output item sent back as input: custom_tool_call input items have no status.
-        const base = raw?.type === "function_call" ? raw : raw?.type === "custom_tool_call" ? Object.fromEntries(Object.entries(raw).filter(([key]) => key !== "status")) : {};
+        const base =
+          raw?.type === "function_call"
+            ? raw
+            : raw?.type === "custom_tool_call"
+              ? Object.fromEntries(Object.entries(raw).filter(([key]) => key !== "status"))
+              : {};
         const call: JsonRecord =
           event.input === "text"
-            ? { ...base, type: "custom_tool_call", call_id: this.callIdOf(event, index), name: event.name, input: event.argumentsText }
-            : { ...base, type: "function_call", call_id: this.callIdOf(event, index), name: event.name, arguments: event.argumentsText };
+            ? {
+                ...base,
+                type: "custom_tool_call",
+                call_id: this.callIdOf(event, index),
+                name: event.name,
+                input: event.argumentsText,
+              }
+            : {
+                ...base,
+                type: "function_call",
+                call_id: this.callIdOf(event, index),
+                name: event.name,
+                arguments: event.argumentsText,
+              };
         if (event.itemId !== undefined) call.id = event.itemId;
         this.input.push(call);
         return;
@@ -70,13 +102,21 @@ class ResponsesWriter {
   }
 
   finish(declarations: readonly ToolDeclaration[]): RenderedOpenAIResponses {
-    const request: JsonRecord = this.instructions === undefined ? { input: this.input } : { instructions: this.instructions, input: this.input };
-    if (declarations.length > 0) request.tools = declarations.map((declaration) => responsesTool(declaration, this.same));
+    const request: JsonRecord =
+      this.instructions === undefined ? { input: this.input } : { instructions: this.instructions, input: this.input };
+    if (declarations.length > 0)
+      request.tools = declarations.map((declaration) => responsesTool(declaration, this.same));
     return { request, skipped: this.skipped, adjustments: this.adjustments };
   }
 
   private context(index: number, where: string): BlockContext {
-    return { index, where, skipped: this.skipped, target: "openai-responses", sourceFormat: this.options.sourceFormat ?? null };
+    return {
+      index,
+      where,
+      skipped: this.skipped,
+      target: "openai-responses",
+      sourceFormat: this.options.sourceFormat ?? null,
+    };
   }
 
   private callIdOf(call: ToolCallEvent, index: number): string {
@@ -84,7 +124,11 @@ class ResponsesWriter {
     if (known !== undefined) return known;
     let id = call.callId;
     for (let n = 2; this.used.has(id); n += 1) id = `${call.callId}_${n}`;
-    if (id !== call.callId) this.adjustments.push({ index, change: `call id ${call.callId} is used again by a later call: sent as ${id} (outputs pair by call_id across the input)` });
+    if (id !== call.callId)
+      this.adjustments.push({
+        index,
+        change: `call id ${call.callId} is used again by a later call: sent as ${id} (outputs pair by call_id across the input)`,
+      });
     this.used.add(id);
     this.ids.set(call, id);
     return id;
@@ -92,26 +136,49 @@ class ResponsesWriter {
 
   private addMessage(event: MessageEvent, index: number, raw: JsonRecord | undefined): void {
     // A Responses request's own `instructions` go back as instructions.
-    if (this.same && event.path === "instructions" && typeof event.raw === "string" && this.instructions === undefined && this.input.length === 0) {
+    if (
+      this.same &&
+      event.path === "instructions" &&
+      typeof event.raw === "string" &&
+      this.instructions === undefined &&
+      this.input.length === 0
+    ) {
       this.instructions = event.text;
       return;
     }
     const where = `a Responses ${event.role} message`;
     const partsOf = (blocks: readonly ContentBlock[]) =>
-      event.role === "assistant" ? responsesAssistantParts(blocks, this.context(index, where)) : responsesParts(blocks, this.context(index, where), true);
+      event.role === "assistant"
+        ? responsesAssistantParts(blocks, this.context(index, where))
+        : responsesParts(blocks, this.context(index, where), true);
     // Blocks of one source message (an Anthropic message's text and images) make one message item.
     const source = sourceMessageOf(event.path);
     const open = this.open;
-    if (source !== undefined && open !== undefined && open.source === source && this.input.at(-1) === open.item && open.item.role === event.role) {
+    if (
+      source !== undefined &&
+      open !== undefined &&
+      open.source === source &&
+      this.input.at(-1) === open.item &&
+      open.item.role === event.role
+    ) {
       const content = open.item.content;
-      const before = typeof content === "string" ? partsOf([{ type: "text", text: content }]) : Array.isArray(content) ? content : [];
+      const before =
+        typeof content === "string"
+          ? partsOf([{ type: "text", text: content }])
+          : Array.isArray(content)
+            ? content
+            : [];
       open.item.content = [...before, ...partsOf(event.content ?? [{ type: "text", text: event.text }])];
       return;
     }
     const send = blocksToSend(event.content, this.same);
     // A raw `message` item keeps its type, id and status; developer stays developer.
     const base = raw !== undefined && (raw.type === "message" || raw.role !== undefined) ? raw : {};
-    const message = { ...base, role: typeof base.role === "string" ? base.role : event.role, content: send === undefined ? event.text : partsOf(send) };
+    const message = {
+      ...base,
+      role: typeof base.role === "string" ? base.role : event.role,
+      content: send === undefined ? event.text : partsOf(send),
+    };
     this.input.push(message);
     this.open = source === undefined ? undefined : { item: message, source };
   }
@@ -120,12 +187,19 @@ class ResponsesWriter {
     const type = call.input === "text" ? "custom_tool_call_output" : "function_call_output";
     const base = raw?.type === type ? raw : {};
     const prefix = needsErrorPrefix(event);
-    if (prefix) this.adjustments.push({ index, change: 'is_error has no Responses field: the output is sent with "Error:" in front' });
+    if (prefix)
+      this.adjustments.push({
+        index,
+        change: 'is_error has no Responses field: the output is sent with "Error:" in front',
+      });
     const send = blocksToSend(event.content, this.same);
     const output =
       send === undefined
         ? `${prefix ? "Error: " : ""}${event.text}`
-        : [...(prefix ? [{ type: "input_text", text: "Error:" }] : []), ...responsesParts(send, this.context(index, `a Responses ${type}`), false)];
+        : [
+            ...(prefix ? [{ type: "input_text", text: "Error:" }] : []),
+            ...responsesParts(send, this.context(index, `a Responses ${type}`), false),
+          ];
     this.input.push({ ...base, type, call_id: this.callIdOf(call, index), output });
   }
 }
@@ -136,9 +210,15 @@ class ResponsesWriter {
  */
 function responsesTool(declaration: ToolDeclaration, same: boolean): JsonRecord {
   const raw = isRecord(declaration.raw) ? declaration.raw : undefined;
-  if (same && raw !== undefined && (raw.type === "function" || raw.type === "custom") && typeof raw.name === "string") return raw;
+  if (same && raw !== undefined && (raw.type === "function" || raw.type === "custom") && typeof raw.name === "string")
+    return raw;
   const chatFunction = raw !== undefined && isRecord(raw.function) ? raw.function : undefined;
-  const strict = typeof raw?.strict === "boolean" ? raw.strict : typeof chatFunction?.strict === "boolean" ? chatFunction.strict : null;
+  const strict =
+    typeof raw?.strict === "boolean"
+      ? raw.strict
+      : typeof chatFunction?.strict === "boolean"
+        ? chatFunction.strict
+        : null;
   const tool: JsonRecord = { type: "function", name: declaration.name };
   if (declaration.description !== undefined) tool.description = declaration.description;
   tool.parameters = jsonSchemaOf(declaration.inputSchema) ?? { type: "object", properties: {} };

@@ -18,17 +18,41 @@ function message(role: "system" | "user" | "assistant", text: string, step: numb
   return { kind: "message", role, text, step, raw: text, path: `m${step}` };
 }
 function call(id: string, step: number): CanonicalEvent {
-  return { kind: "tool_call", callId: id, name: "get_weather", input: "json", argumentsText: JSON.stringify({ city: id }), syntheticId: false, step, raw: null, path: `c${id}` };
+  return {
+    kind: "tool_call",
+    callId: id,
+    name: "get_weather",
+    input: "json",
+    argumentsText: JSON.stringify({ city: id }),
+    syntheticId: false,
+    step,
+    raw: null,
+    path: `c${id}`,
+  };
 }
 function result(id: string, step: number): CanonicalEvent {
-  return { kind: "tool_result", callId: id, text: `sunny in ${id}`, isError: id.endsWith("7"), step, raw: null, path: `r${id}` };
+  return {
+    kind: "tool_result",
+    callId: id,
+    text: `sunny in ${id}`,
+    isError: id.endsWith("7"),
+    step,
+    raw: null,
+    path: `r${id}`,
+  };
 }
 
 /** Turns of two parallel calls answered right away, with model text between: results stay near their calls. */
 function agentTurns(turns: number): CanonicalEvent[] {
   const events = [message("system", "Be brief.", 0), message("user", "Weather everywhere?", 0)];
   for (let t = 0; t < turns; t++) {
-    events.push(call(`a${t}`, t), call(`b${t}`, t), result(`b${t}`, t), result(`a${t}`, t), message("assistant", `Turn ${t} done.`, t));
+    events.push(
+      call(`a${t}`, t),
+      call(`b${t}`, t),
+      result(`b${t}`, t),
+      result(`a${t}`, t),
+      message("assistant", `Turn ${t} done.`, t),
+    );
     if (t % 5 === 4) events.push(message("user", `Go on after ${t}.`, t));
   }
   return events;
@@ -79,24 +103,27 @@ function tail(request: unknown, vendor: ReplayVendor): unknown {
 describe.each(VENDORS)("renderHistoryTail into %s", (vendor) => {
   const histories = { "agent turns": agentTurns(400), "calls then results": callsThenResults(600) };
 
-  it.each(Object.keys(histories))("ends exactly as the whole request (%s), at every step tried, a huge turn but for what it leaves out", (name) => {
-    const events = histories[name as keyof typeof histories];
-    let partial = 0;
-    for (const step of [0, 1, 7, 100, 1001, Math.floor(events.length / 2), events.length - 3, events.length]) {
-      const whole = renderHistory(events, step, vendor);
-      const part = renderHistoryTail(events, step, vendor, [], { minItems: SHOWN });
-      expect(part.pendingCallIds).toEqual(whole.pendingCallIds);
-      if (part.partialTurn !== null) {
-        partial += 1;
-        expectPartial(events, step, part);
-        continue;
+  it.each(Object.keys(histories))(
+    "ends exactly as the whole request (%s), at every step tried, a huge turn but for what it leaves out",
+    (name) => {
+      const events = histories[name as keyof typeof histories];
+      let partial = 0;
+      for (const step of [0, 1, 7, 100, 1001, Math.floor(events.length / 2), events.length - 3, events.length]) {
+        const whole = renderHistory(events, step, vendor);
+        const part = renderHistoryTail(events, step, vendor, [], { minItems: SHOWN });
+        expect(part.pendingCallIds).toEqual(whole.pendingCallIds);
+        if (part.partialTurn !== null) {
+          partial += 1;
+          expectPartial(events, step, part);
+          continue;
+        }
+        expect(tail(part.request, vendor)).toEqual(tail(whole.request, vendor));
+        if (part.renderedFrom === null) expect(part.request).toEqual(whole.request);
       }
-      expect(tail(part.request, vendor)).toEqual(tail(whole.request, vendor));
-      if (part.renderedFrom === null) expect(part.request).toEqual(whole.request);
-    }
-    // Agent turns of two calls never make a huge turn; 600 calls in one turn do, past the first window.
-    expect(partial).toBe(name === "agent turns" ? 0 : 4);
-  });
+      // Agent turns of two calls never make a huge turn; 600 calls in one turn do, past the first window.
+      expect(partial).toBe(name === "agent turns" ? 0 : 4);
+    },
+  );
 
   function expectPartial(events: readonly CanonicalEvent[], step: number, part: RenderedTail) {
     // The window is the last 8 × SHOWN items (every event here is one), rendered after the head and the kept calls.
@@ -127,9 +154,17 @@ describe.each(VENDORS)("renderHistoryTail into %s", (vendor) => {
     }
     // Inside the turn: nothing answered yet, the turn's calls from the window on are shown, the rest counted.
     const inside = renderHistoryTail(events, firstCall + 400, vendor, [], { minItems: SHOWN });
-    const windowCalls = events.slice(firstCall + 400 - 8 * SHOWN, firstCall + 400).filter((event) => event.kind === "tool_call").length;
+    const windowCalls = events
+      .slice(firstCall + 400 - 8 * SHOWN, firstCall + 400)
+      .filter((event) => event.kind === "tool_call").length;
     expect(windowCalls).toBe(156);
-    expect(inside.partialTurn).toEqual({ first: firstCall - 1, calls: 392, shownCalls: windowCalls, omittedCalls: 392 - windowCalls, omittedOther: 5 });
+    expect(inside.partialTurn).toEqual({
+      first: firstCall - 1,
+      calls: 392,
+      shownCalls: windowCalls,
+      omittedCalls: 392 - windowCalls,
+      omittedOther: 5,
+    });
     expect(pairing(inside.request, vendor).calls).toHaveLength(windowCalls);
     expect(inside.pendingCallIds).toHaveLength(392);
     // Where the last result answers the turn's first call, that call is shown, and a pending call of the turn
@@ -140,7 +175,11 @@ describe.each(VENDORS)("renderHistoryTail into %s", (vendor) => {
     expect(shown.results.at(-1)).toBe("w0");
     expect(shown.calls).not.toContain("w3");
     expect(last.pendingCallIds).toContain("w3");
-    expect(last.partialTurn).toMatchObject({ calls: 600, shownCalls: shown.calls.length, omittedCalls: 600 - shown.calls.length });
+    expect(last.partialTurn).toMatchObject({
+      calls: 600,
+      shownCalls: shown.calls.length,
+      omittedCalls: 600 - shown.calls.length,
+    });
     expect(shown.calls.length).toBe(8 * SHOWN);
   });
 
@@ -152,9 +191,12 @@ describe.each(VENDORS)("renderHistoryTail into %s", (vendor) => {
     const byChars = renderHistoryTail(events, events.length, vendor, [], { minItems: SHOWN, minChars });
     // The last characters shown are the whole request's, from a window no longer (for vendors that make a turn's
     // calls one item and its results another: shorter) than the one holding SHOWN items.
-    expect(jsonTail(byChars.request, minChars).text.slice(-minChars)).toBe(jsonTail(whole.request, minChars).text.slice(-minChars));
+    expect(jsonTail(byChars.request, minChars).text.slice(-minChars)).toBe(
+      jsonTail(whole.request, minChars).text.slice(-minChars),
+    );
     expect(byChars.renderedFrom ?? 0).toBeGreaterThanOrEqual(byItems.renderedFrom ?? 0);
-    if (vendor === "anthropic" || vendor === "gemini") expect(byChars.renderedFrom ?? 0).toBeGreaterThan(byItems.renderedFrom ?? 0);
+    if (vendor === "anthropic" || vendor === "gemini")
+      expect(byChars.renderedFrom ?? 0).toBeGreaterThan(byItems.renderedFrom ?? 0);
     expect(byChars.pendingCallIds).toEqual(whole.pendingCallIds);
   });
 
@@ -175,7 +217,9 @@ describe.each(VENDORS)("renderHistoryTail into %s", (vendor) => {
     // and the adjustments listed are the whole request's from the window on.
     const whole = renderHistory(events, events.length, vendor);
     const from = part.renderedFrom ?? 0;
-    expect(part.adjustments.filter((a) => a.index === null || a.index >= from)).toEqual(whole.adjustments.filter((a) => a.index === null || a.index >= from));
+    expect(part.adjustments.filter((a) => a.index === null || a.index >= from)).toEqual(
+      whole.adjustments.filter((a) => a.index === null || a.index >= from),
+    );
     expect(part.adjustments.filter((a) => a.index === null)).toEqual(whole.adjustments.filter((a) => a.index === null));
     expect(part.skipped.filter((s) => s.index >= from)).toEqual(whole.skipped.filter((s) => s.index >= from));
   });

@@ -4,12 +4,23 @@
 // renderer's work is bounded.
 import type { CanonicalEvent, ToolCallEvent, ToolDeclaration } from "../formats/canonical";
 import { isRecord } from "../formats/json-fields";
-import { prepareHistory, type HistoryItem, type PreparedHistory, type RenderOptions, type ReplayVendor } from "./history";
+import {
+  prepareHistory,
+  type HistoryItem,
+  type PreparedHistory,
+  type RenderOptions,
+  type ReplayVendor,
+} from "./history";
 import { jsonTail } from "./json-tail";
 import { renderPrepared, type RenderedHistory } from "./render-history";
 
 /** The array of the request that holds the history, per vendor. */
-export const HISTORY_ARRAY_KEY: Record<ReplayVendor, string> = { anthropic: "messages", "openai-chat": "messages", "openai-responses": "input", gemini: "contents" };
+export const HISTORY_ARRAY_KEY: Record<ReplayVendor, string> = {
+  anthropic: "messages",
+  "openai-chat": "messages",
+  "openai-responses": "input",
+  gemini: "contents",
+};
 
 export type RenderedTail = RenderedHistory & {
   /**
@@ -94,7 +105,11 @@ function historyItems(request: unknown, vendor: ReplayVendor): unknown[] {
  * of them, or at least `minChars` characters of pretty JSON (counted one level less indented than in the
  * request, so fewer than there: the shown end of the JSON lies in them either way).
  */
-function holdsShownEnd(items: readonly unknown[], cut: number, options: { minItems: number; minChars?: number }): boolean {
+function holdsShownEnd(
+  items: readonly unknown[],
+  cut: number,
+  options: { minItems: number; minChars?: number },
+): boolean {
   if (items.length > options.minItems + cut) return true;
   return options.minChars !== undefined && !jsonTail(items.slice(cut), options.minChars).complete;
 }
@@ -152,7 +167,14 @@ export function renderHistoryTail(
   declarations: readonly ToolDeclaration[],
   options: RenderOptions & ShownEnd,
 ): RenderedTail {
-  const rendered = renderTail(prepareHistory(events, step), { items: 0, head: [], pendingCallIds: [] }, [], vendor, declarations, options);
+  const rendered = renderTail(
+    prepareHistory(events, step),
+    { items: 0, head: [], pendingCallIds: [] },
+    [],
+    vendor,
+    declarations,
+    options,
+  );
   if ("needItems" in rendered) throw new Error("unreachable: the whole history is at hand");
   return rendered;
 }
@@ -175,13 +197,16 @@ export function renderWindowTail(
   // are kept apart from the window's items afterwards (the partial turn places them).
   const answered = before.turn?.answered ?? [];
   const local = prepareHistory([...answered.map((call) => call.event), ...events], answered.length + step - offset);
-  const indexOf = (index: number) => (index < answered.length ? (answered[index]?.index ?? index) : index - answered.length + offset);
+  const indexOf = (index: number) =>
+    index < answered.length ? (answered[index]?.index ?? index) : index - answered.length + offset;
   const reindexed = local.items.map((item) => ({ ...item, index: indexOf(item.index) }));
   const prepared: PreparedHistory = {
     items: reindexed.filter((_, k) => (local.items[k]?.index ?? 0) >= answered.length),
     pendingCallIds: [...before.pendingCallIds, ...local.pendingCallIds],
     skipped: local.skipped.map((skipped) => ({ ...skipped, index: indexOf(skipped.index) })),
-    adjustments: local.adjustments.map((adjustment) => (adjustment.index === null ? adjustment : { ...adjustment, index: indexOf(adjustment.index) })),
+    adjustments: local.adjustments.map((adjustment) =>
+      adjustment.index === null ? adjustment : { ...adjustment, index: indexOf(adjustment.index) },
+    ),
   };
   const outside = reindexed.filter((_, k) => (local.items[k]?.index ?? 0) < answered.length);
   return renderTail(prepared, before, outside, vendor, declarations, options);
@@ -198,13 +223,21 @@ function renderTail(
   // Positions are the whole history's: `before.items` items precede prepared.items.
   const items = prepared.items;
   const total = before.items + items.length;
-  const whole = () => (before.items > 0 ? { needItems: Infinity } : { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null, partialTurn: null });
-  for (let wanted = options.minItems * 8; ; ) {
+  const whole = () =>
+    before.items > 0
+      ? { needItems: Infinity }
+      : { ...sorted(renderPrepared(prepared, vendor, declarations, options)), renderedFrom: null, partialTurn: null };
+  for (let wanted = options.minItems * 8; ;) {
     if (before.items > 0 && items.length < wanted) return { needItems: wanted };
     const cut = Math.max(0, items.length - wanted);
     const plan = planPartialTurn(items, cut, before, outside);
     if (plan !== null) {
-      const rendered = renderPrepared({ ...prepared, items: [...plan.kept, ...items.slice(cut)] }, vendor, declarations, options);
+      const rendered = renderPrepared(
+        { ...prepared, items: [...plan.kept, ...items.slice(cut)] },
+        vendor,
+        declarations,
+        options,
+      );
       return { ...sorted(rendered), renderedFrom: items[cut]?.index ?? null, partialTurn: plan.turn };
     }
     const start = before.items + windowStart(items, wanted);
@@ -215,7 +248,8 @@ function renderTail(
     const window: PreparedHistory = { ...prepared, items: [...head, ...items.slice(start - before.items)] };
     const rendered = renderPrepared(window, vendor, declarations, options);
     // The window's first turn may be cut (its earlier items are outside): enough items must follow it.
-    if (holdsShownEnd(historyItems(rendered.request, vendor), head.length + 1, options)) return { ...sorted(rendered), renderedFrom: items[start - before.items]?.index ?? null, partialTurn: null };
+    if (holdsShownEnd(historyItems(rendered.request, vendor), head.length + 1, options))
+      return { ...sorted(rendered), renderedFrom: items[start - before.items]?.index ?? null, partialTurn: null };
     wanted = Math.max(wanted, total - start) * 4;
   }
 }
@@ -223,7 +257,10 @@ function renderTail(
 const isSystem = (item: HistoryItem) => item.event.kind === "message" && item.event.role === "system";
 /** Model output: what one assistant turn is made of. */
 const isOutput = (item: HistoryItem | undefined) =>
-  item !== undefined && (item.event.kind === "tool_call" || item.event.kind === "reasoning" || (item.event.kind === "message" && item.event.role === "assistant"));
+  item !== undefined &&
+  (item.event.kind === "tool_call" ||
+    item.event.kind === "reasoning" ||
+    (item.event.kind === "message" && item.event.role === "assistant"));
 
 /** The head rendered before a window: every system message before it and the first other item. */
 function headOf(earlier: readonly HistoryItem[]): HistoryItem[] {
@@ -239,7 +276,12 @@ function headOf(earlier: readonly HistoryItem[]): HistoryItem[] {
  * message right after it either way). `kept`: the head and the turn's calls the window answers, in timeline
  * order. Null when the window does not reach into a huge turn that way.
  */
-function planPartialTurn(items: readonly HistoryItem[], cut: number, before: HistoryBefore, outside: readonly HistoryItem[]): { kept: HistoryItem[]; turn: PartialTurn } | null {
+function planPartialTurn(
+  items: readonly HistoryItem[],
+  cut: number,
+  before: HistoryBefore,
+  outside: readonly HistoryItem[],
+): { kept: HistoryItem[]; turn: PartialTurn } | null {
   if (items.length === 0 || (cut === 0 && before.items === 0)) return null;
   const position = callPositions(items);
   const outsideItem = new Map(outside.map((item) => [item.event, item]));
@@ -282,8 +324,10 @@ function planPartialTurn(items: readonly HistoryItem[], cut: number, before: His
     for (let k = from; k <= to; k++) if (isOutput(items[k]) && (items[k]?.event.kind === "tool_call") === calls) n += 1;
     return n;
   };
-  const callsBeforeCut = (beganBefore ? (turnBefore?.calls ?? 0) : 0) + count(firstLocal, Math.min(lastLocal, cut - 1), true);
-  const othersBeforeCut = (beganBefore ? (turnBefore?.others ?? 0) : 0) + count(firstLocal, Math.min(lastLocal, cut - 1), false);
+  const callsBeforeCut =
+    (beganBefore ? (turnBefore?.calls ?? 0) : 0) + count(firstLocal, Math.min(lastLocal, cut - 1), true);
+  const othersBeforeCut =
+    (beganBefore ? (turnBefore?.others ?? 0) : 0) + count(firstLocal, Math.min(lastLocal, cut - 1), false);
   const calls = callsBeforeCut + count(cut, lastLocal, true);
   if (calls < PARTIAL_TURN_CALLS) return null;
   const first = beganBefore ? (turnBefore?.first ?? 0) : (items[firstLocal]?.index ?? 0);

@@ -29,7 +29,9 @@ describe.each(CASES)("$vendor → $vendor at the last step", ({ vendor, body, re
   });
 
   it("renders the original request again, nothing skipped or adjusted", () => {
-    const rendered = renderHistory(trace.events, trace.events.length, vendor, trace.declarations, { sourceFormat: vendor });
+    const rendered = renderHistory(trace.events, trace.events.length, vendor, trace.declarations, {
+      sourceFormat: vendor,
+    });
     expect(rendered.skipped).toEqual([]);
     expect(rendered.adjustments).toEqual([]);
     expect(rendered.pendingCallIds).toEqual([]);

@@ -28,7 +28,12 @@ type ResponsesBody = Pick<ResponseCreateParamsNonStreaming, "instructions" | "in
 type RestJson<T> = T extends string ? \`\${T}\` : T extends readonly (infer U)[] ? RestJson<U>[] : T extends object ? { [K in keyof T]: RestJson<T[K]> } : T;
 type GeminiBody = RestJson<{ systemInstruction?: Content; contents: Content[]; tools?: Tool[] }>;
 `;
-const BODY_TYPE: Record<ReplayVendor, string> = { anthropic: "AnthropicBody", "openai-chat": "ChatBody", "openai-responses": "ResponsesBody", gemini: "GeminiBody" };
+const BODY_TYPE: Record<ReplayVendor, string> = {
+  anthropic: "AnthropicBody",
+  "openai-chat": "ChatBody",
+  "openai-responses": "ResponsesBody",
+  gemini: "GeminiBody",
+};
 const VENDORS: ReplayVendor[] = ["anthropic", "openai-chat", "openai-responses", "gemini"];
 
 function traces(): Record<string, CanonicalTrace> {
@@ -60,11 +65,15 @@ describe("replay outputs against the SDK request types", () => {
     for (const [name, trace] of Object.entries(traces())) {
       for (const vendor of VENDORS) {
         for (let step = 1; step <= trace.events.length; step += 1) {
-          const rendered = renderHistory(trace.events, step, vendor, trace.declarations, { sourceFormat: trace.format });
+          const rendered = renderHistory(trace.events, step, vendor, trace.declarations, {
+            sourceFormat: trace.format,
+          });
           const json = stringifyRequest(rendered.request);
           if (seen.has(`${vendor}:${json}`)) continue;
           seen.add(`${vendor}:${json}`);
-          lines.push(`// ${name} → ${vendor} at step ${step}\nexport const r${seen.size} = ${json} satisfies ${BODY_TYPE[vendor]};`);
+          lines.push(
+            `// ${name} → ${vendor} at step ${step}\nexport const r${seen.size} = ${json} satisfies ${BODY_TYPE[vendor]};`,
+          );
         }
       }
     }
@@ -76,7 +85,10 @@ describe("replay outputs against the SDK request types", () => {
     const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
     const program = ts.createProgram([file], { ...parsed.options, noEmit: true, incremental: false, plugins: [] });
     const diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+      const where =
+        diagnostic.file && diagnostic.start !== undefined
+          ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+          : 0;
       return `line ${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n").slice(0, 400)}`;
     });
     expect({ replays: seen.size > 400, diagnostics }).toEqual({ replays: true, diagnostics: [] });

@@ -18,6 +18,9 @@ function lowerTypes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(lowerTypes);
   if (!isRecord(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, child]) => [key, key === "type" && typeof child === "string" && GEMINI_TYPES.has(child) ? child.toLowerCase() : lowerTypes(child)]),
+    Object.entries(value).map(([key, child]) => [
+      key,
+      key === "type" && typeof child === "string" && GEMINI_TYPES.has(child) ? child.toLowerCase() : lowerTypes(child),
+    ]),
   );
 }

@@ -35,7 +35,10 @@ describe("analyzeResult", () => {
       displayAs: [
         {
           type: "diff",
-          content: { path: "src/main.rs", patch: "--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\n+ println!(\"hello\");\n }" },
+          content: {
+            path: "src/main.rs",
+            patch: '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\n+ println!("hello");\n }',
+          },
         },
         { type: "text", content: "edit_file src/main.rs — 1 insertion" },
       ],
@@ -107,7 +110,9 @@ describe("analyzeResult", () => {
       schemaTarget: "text_json",
       schemaValidation: { status: "invalid", errors: [{ path: "/humidity", message: "must be number" }] },
     });
-    expect(analyzeResult({ text: "42", outputSchema: { type: "number" } }).schemaValidation).toEqual({ status: "valid" });
+    expect(analyzeResult({ text: "42", outputSchema: { type: "number" } }).schemaValidation).toEqual({
+      status: "valid",
+    });
   });
 
   it("fails a declared schema when the text is not JSON at all", () => {
@@ -141,7 +146,11 @@ describe("analyzeResult", () => {
     const big = JSON.stringify({ ...JSON.parse(TIMEOUT_ENVELOPE), success: true, error: null, data: { rows } });
     expect(big.length).toBeGreaterThan(5_000_000);
     const analysis = analyzeResult({ text: big, outputSchema: { type: "object" } });
-    expect(analysis).toMatchObject({ envelope: { kind: "valid" }, schemaValidation: { status: "valid" }, isError: false });
+    expect(analysis).toMatchObject({
+      envelope: { kind: "valid" },
+      schemaValidation: { status: "valid" },
+      isError: false,
+    });
 
     const plain = `Error: ${"log line with a \u202E bidi override\n".repeat(160_000)}`;
     expect(plain.length).toBeGreaterThan(5_000_000);

@@ -20,7 +20,15 @@ export type ExplorerCallColumns = {
 };
 
 export const EXPLORER_CALL_COLUMNS = [
-  "resultEnvelopeKind", "resultSuccess", "resultIsError", "resultErrorSource", "resultErrorType", "resultConfidence", "resultNextAction", "resultLate", "latencyMs",
+  "resultEnvelopeKind",
+  "resultSuccess",
+  "resultIsError",
+  "resultErrorSource",
+  "resultErrorType",
+  "resultConfidence",
+  "resultNextAction",
+  "resultLate",
+  "latencyMs",
 ] as const satisfies readonly (keyof ExplorerCallColumns)[];
 
 /** The columns of a call with no result. */
@@ -61,6 +69,11 @@ export function firstResultColumns(result: FirstResult, requestedAt: Date): Expl
     resultConfidence: result.confidence,
     resultNextAction: result.nextAction,
     resultLate: result.late,
-    latencyMs: result.metaDurationMs !== null && result.metaDurationMs >= 0 ? result.metaDurationMs : waited >= 0 ? Math.round(waited) : null,
+    latencyMs:
+      result.metaDurationMs !== null && result.metaDurationMs >= 0
+        ? result.metaDurationMs
+        : waited >= 0
+          ? Math.round(waited)
+          : null,
   };
 }

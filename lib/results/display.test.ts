@@ -164,7 +164,9 @@ describe("diffStats", () => {
   });
 
   it("counts a deleted line that itself starts with '-- ' as a deletion", () => {
-    const patch = ["--- a/query.sql", "+++ b/query.sql", "@@ -1,2 +1,1 @@", "--- drop this comment", " SELECT 1;"].join("\n");
+    const patch = ["--- a/query.sql", "+++ b/query.sql", "@@ -1,2 +1,1 @@", "--- drop this comment", " SELECT 1;"].join(
+      "\n",
+    );
     expect(diffStats(patch).files).toEqual([
       { oldPath: "query.sql", newPath: "query.sql", additions: 0, deletions: 1 },
     ]);
@@ -196,7 +198,9 @@ describe("diffStats", () => {
   it("counts a 20,000-line diff", () => {
     const body = Array.from({ length: 10_000 }, (_, i) => `-old ${i}\n+new ${i}`).join("\n");
     const patch = `--- a/big.txt\n+++ b/big.txt\n@@ -1,10000 +1,10000 @@\n${body}\n`;
-    expect(diffStats(patch).files).toEqual([{ oldPath: "big.txt", newPath: "big.txt", additions: 10_000, deletions: 10_000 }]);
+    expect(diffStats(patch).files).toEqual([
+      { oldPath: "big.txt", newPath: "big.txt", additions: 10_000, deletions: 10_000 },
+    ]);
   });
 
   it("returns no files for text that is not a diff", () => {

@@ -61,7 +61,8 @@ export function chooseDisplay(displayAs: unknown): DisplayChoice {
 // A diff segment must carry a patch with at least one hunk, or the diff viewer has nothing to draw.
 // A missing path is recovered from the patch headers (tools often repeat it there) before giving up.
 function readDiffContent(content: unknown): { path: string; patch: string } | { reason: string } {
-  if (!isJsonObject(content)) return { reason: `diff content must be an object {path, patch} (got ${describeValue(content)})` };
+  if (!isJsonObject(content))
+    return { reason: `diff content must be an object {path, patch} (got ${describeValue(content)})` };
   const patch = readOwn(content, "patch");
   if (typeof patch !== "string") return { reason: `diff content has no patch string (got ${describeValue(patch)})` };
   if (!HUNK_ANYWHERE.test(patch)) return { reason: "patch has no unified-diff hunk (@@ -a,b +c,d @@)" };
@@ -69,7 +70,8 @@ function readDiffContent(content: unknown): { path: string; patch: string } | { 
   if (typeof path === "string" && path !== "") return { path, patch };
   const file = diffStats(patch).files[0];
   const recovered = file ? (file.newPath !== DEV_NULL ? file.newPath : file.oldPath) : "";
-  if (recovered === "" || recovered === DEV_NULL) return { reason: "diff content has no path and the patch names no file" };
+  if (recovered === "" || recovered === DEV_NULL)
+    return { reason: "diff content has no path and the patch names no file" };
   return { path: recovered, patch };
 }
 

@@ -62,18 +62,33 @@ const ADAPTER_FAILURE = {
   confidence: 0,
   source: [],
   nextAction: "retry",
-  error: { type: "timeout", message: "Error: socket hang up", retryable: true, userMessage: "资料查询暂时超时,可以稍后重试。" },
+  error: {
+    type: "timeout",
+    message: "Error: socket hang up",
+    retryable: true,
+    userMessage: "资料查询暂时超时,可以稍后重试。",
+  },
   meta: { toolName: "searchDocs", toolVersion: "2026-05-06", traceId: "trace_9", durationMs: 30001, cached: false },
 };
 
 // §6 — the failure story: an error written into data, then the fix.
 const BROKEN = `{ "data": "timeout" }`;
-const FIXED = { success: false, data: null, confidence: 0, source: [], nextAction: "retry", error: { type: "external_timeout", message: "timeout", retryable: true } };
+const FIXED = {
+  success: false,
+  data: null,
+  confidence: 0,
+  source: [],
+  nextAction: "retry",
+  error: { type: "external_timeout", message: "timeout", retryable: true },
+};
 
 describe("the envelope seed's examples", () => {
   it("the minimal shell: an envelope, partial because its source is a bare string and meta is missing", () => {
     const analysis = detectEnvelope(SHELL);
-    expect(analysis).toMatchObject({ kind: "partial", envelope: { success: true, confidence: 0.86, source: "knowledge_base", nextAction: "continue", error: null } });
+    expect(analysis).toMatchObject({
+      kind: "partial",
+      envelope: { success: true, confidence: 0.86, source: "knowledge_base", nextAction: "continue", error: null },
+    });
     expect(confidenceBand(0.86).band).toBe("high");
   });
 
@@ -89,7 +104,10 @@ describe("the envelope seed's examples", () => {
     const analysis = detectEnvelope(TRACED_SOURCE);
     expect(analysis).toMatchObject({
       kind: "partial",
-      envelope: { source: [{ type: "document", id: "pricing-rules-2026", extra: { section: "售后修改范围" } }], meta: { traceId: "tool_abc_123" } },
+      envelope: {
+        source: [{ type: "document", id: "pricing-rules-2026", extra: { section: "售后修改范围" } }],
+        meta: { traceId: "tool_abc_123" },
+      },
     });
   });
 
@@ -112,7 +130,10 @@ describe("the envelope seed's examples", () => {
 
   it("§6: the fix is read as a failure to retry, its out-of-list error type kept and reported", () => {
     const analysis = detectEnvelope(JSON.stringify(FIXED));
-    expect(analysis).toMatchObject({ kind: "invalid", envelope: { success: false, nextAction: "retry", error: { type: "external_timeout", retryable: true } } });
+    expect(analysis).toMatchObject({
+      kind: "invalid",
+      envelope: { success: false, nextAction: "retry", error: { type: "external_timeout", retryable: true } },
+    });
     expect(envelopeSignalsError(analysis)).toBe(true);
     expect(analyzeResult({ text: JSON.stringify(FIXED) })).toMatchObject({ isError: true, errorSource: "envelope" });
   });

@@ -1,7 +1,13 @@
 // Tests for envelope detection and judgement, using the envelope seed's own examples.
 import { afterEach, describe, expect, it } from "vitest";
 
-import { analyzeEnvelopeValue, confidenceBand, detectEnvelope, envelopeSignalsError, wrongValueProblem } from "./envelope";
+import {
+  analyzeEnvelopeValue,
+  confidenceBand,
+  detectEnvelope,
+  envelopeSignalsError,
+  wrongValueProblem,
+} from "./envelope";
 
 // seeds/tool-result-envelope.zh.txt — "统一外壳" (the first, minimal example).
 const SEED_MINIMAL = `{
@@ -68,7 +74,13 @@ describe("detectEnvelope", () => {
         source: [],
         nextAction: "ask_user",
         error: null,
-        meta: { toolName: "searchDocs", toolVersion: "2026-05-06", traceId: "tool_001", durationMs: 183, cached: false },
+        meta: {
+          toolName: "searchDocs",
+          toolVersion: "2026-05-06",
+          traceId: "tool_001",
+          durationMs: 183,
+          cached: false,
+        },
       },
     });
   });
@@ -107,7 +119,9 @@ describe("detectEnvelope", () => {
     expect(analysis.kind).toBe("partial");
     if (analysis.kind === "none") throw new Error("expected an envelope");
     // The seed's extra `section` is kept; its top-level traceId is read into meta.traceId, and said where it belongs.
-    expect(analysis.envelope.source).toEqual([{ type: "document", id: "pricing-rules-2026", extra: { section: "售后修改范围" } }]);
+    expect(analysis.envelope.source).toEqual([
+      { type: "document", id: "pricing-rules-2026", extra: { section: "售后修改范围" } },
+    ]);
     expect(analysis.envelope.meta?.traceId).toBe("tool_001");
     expect(analysis.problems).toEqual([
       "source: expected an array of sources; a single source object was read as one",
@@ -190,9 +204,7 @@ describe("detectEnvelope", () => {
   });
 
   it("flags contradictions between success and error", () => {
-    const contradicting = detectEnvelope(
-      validEnvelope({ error: { type: "unknown", message: "x", retryable: false } }),
-    );
+    const contradicting = detectEnvelope(validEnvelope({ error: { type: "unknown", message: "x", retryable: false } }));
     expect(contradicting.kind).toBe("invalid");
     if (contradicting.kind === "none") throw new Error("expected an envelope");
     expect(contradicting.problems).toEqual(["error: must be null when success is true"]);
@@ -279,7 +291,9 @@ describe("confidenceBand", () => {
 
 describe("wrongValueProblem", () => {
   it("tells a field sent with a wrong value from one left out, so the page never calls a sent value missing", () => {
-    const detected = detectEnvelope(JSON.stringify({ success: "yes", confidence: 0.4, nextAction: "explode", data: null, error: null, meta: {} }));
+    const detected = detectEnvelope(
+      JSON.stringify({ success: "yes", confidence: 0.4, nextAction: "explode", data: null, error: null, meta: {} }),
+    );
     if (detected.kind === "none") throw new Error("expected an envelope");
     expect(detected.kind).toBe("invalid");
     expect(wrongValueProblem(detected.problems, "success")).toMatch(/boolean.*"yes"/);

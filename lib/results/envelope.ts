@@ -27,7 +27,13 @@ export type EnvelopeErrorType = (typeof ENVELOPE_ERROR_TYPES)[number];
  * Everything below is optional: an envelope keeps each field that had the declared JSON type. Fields a source
  * carries beyond the protocol's (the seed's own §3 example has `section`) are kept in `extra`.
  */
-export type EnvelopeSource = { type?: SourceType; id?: string; label?: string; url?: string; extra?: Record<string, unknown> };
+export type EnvelopeSource = {
+  type?: SourceType;
+  id?: string;
+  label?: string;
+  url?: string;
+  extra?: Record<string, unknown>;
+};
 
 export type EnvelopeError = {
   /** One of ENVELOPE_ERROR_TYPES; a value outside the list (the seed's §6 "external_timeout") is kept and reported. */
@@ -59,8 +65,7 @@ export type Envelope = {
 };
 
 export type EnvelopeAnalysis =
-  | { kind: "none" }
-  | { kind: "valid" | "partial" | "invalid"; envelope: Envelope; problems: string[] };
+  { kind: "none" } | { kind: "valid" | "partial" | "invalid"; envelope: Envelope; problems: string[] };
 
 const ENVELOPE_KEYS = ["success", "confidence", "nextAction", "error", "source", "meta", "data", "traceId"] as const;
 // Keys that only an envelope would carry; `data`/`error`/`meta` alone are far too common in ordinary JSON.
@@ -141,7 +146,8 @@ function isTracedSource(object: JsonObject): boolean {
 function readTopLevelTraceId(object: JsonObject, envelope: Envelope, report: ProblemReport): void {
   if (!hasOwn(object, "traceId")) return;
   const traceId = readOwn(object, "traceId");
-  if (typeof traceId !== "string") return report.addWrong("traceId", `must be a string (got ${describeValue(traceId)})`);
+  if (typeof traceId !== "string")
+    return report.addWrong("traceId", `must be a string (got ${describeValue(traceId)})`);
   if (envelope.meta?.traceId === undefined) envelope.meta = { ...envelope.meta, traceId };
   report.addMissing("traceId", "belongs in meta.traceId (read from the top level)");
 }
@@ -213,7 +219,9 @@ function readSourceEntry(entry: JsonObject, path: string, report: ProblemReport)
   if (label !== undefined) source.label = label;
   const url = readOptionalString(entry, "url", path, report);
   if (url !== undefined) source.url = url;
-  const extra = Object.fromEntries(Object.entries(entry).filter(([key]) => !["type", "id", "label", "url"].includes(key)));
+  const extra = Object.fromEntries(
+    Object.entries(entry).filter(([key]) => !["type", "id", "label", "url"].includes(key)),
+  );
   if (Object.keys(extra).length > 0) source.extra = extra;
   return source;
 }
@@ -236,10 +244,16 @@ function readError(object: JsonObject, envelope: Envelope, report: ProblemReport
   if (typeof value === "string") {
     // `"error": "not found"` is the most common home-grown shape; its text is still the best message we have.
     envelope.error = { message: value };
-    return report.addWrong("error", `must be null or an object {type, message, retryable} (got ${describeValue(value)}; read as its message)`);
+    return report.addWrong(
+      "error",
+      `must be null or an object {type, message, retryable} (got ${describeValue(value)}; read as its message)`,
+    );
   }
   if (!isJsonObject(value)) {
-    return report.addWrong("error", `must be null or an object {type, message, retryable} (got ${describeValue(value)})`);
+    return report.addWrong(
+      "error",
+      `must be null or an object {type, message, retryable} (got ${describeValue(value)})`,
+    );
   }
   const error: EnvelopeError = {};
   if (!hasOwn(value, "type")) report.addMissing("error.type");
@@ -250,7 +264,10 @@ function readError(object: JsonObject, envelope: Envelope, report: ProblemReport
     else if (typeof type === "string" && type.length > ERROR_TYPE_MAX) {
       // Not a type but a text (a stack trace, a whole message): the explorer and Insights group and index calls by
       // their error type, and PostgreSQL cannot index a few kilobytes. Left out, reported; the raw text keeps it.
-      report.addWrong("error.type", `must be one of ${ENVELOPE_ERROR_TYPES.join("|")} (got a ${type.length}-character string, longer than any type: left out)`);
+      report.addWrong(
+        "error.type",
+        `must be one of ${ENVELOPE_ERROR_TYPES.join("|")} (got a ${type.length}-character string, longer than any type: left out)`,
+      );
     } else {
       // Kept (a person should see what the tool said), still reported as outside the protocol's list.
       if (typeof type === "string") error.type = type;
@@ -299,7 +316,12 @@ function checkConsistency(envelope: Envelope, report: ProblemReport): void {
   }
 }
 
-function readRequiredString(object: JsonObject, key: string, parent: string, report: ProblemReport): string | undefined {
+function readRequiredString(
+  object: JsonObject,
+  key: string,
+  parent: string,
+  report: ProblemReport,
+): string | undefined {
   if (!hasOwn(object, key)) {
     report.addMissing(`${parent}.${key}`);
     return undefined;
@@ -307,7 +329,12 @@ function readRequiredString(object: JsonObject, key: string, parent: string, rep
   return readOptionalString(object, key, parent, report);
 }
 
-function readOptionalString(object: JsonObject, key: string, parent: string, report: ProblemReport): string | undefined {
+function readOptionalString(
+  object: JsonObject,
+  key: string,
+  parent: string,
+  report: ProblemReport,
+): string | undefined {
   if (!hasOwn(object, key)) return undefined;
   const value = readOwn(object, key);
   if (typeof value === "string") return value;
@@ -315,7 +342,12 @@ function readOptionalString(object: JsonObject, key: string, parent: string, rep
   return undefined;
 }
 
-function readRequiredBoolean(object: JsonObject, key: string, parent: string, report: ProblemReport): boolean | undefined {
+function readRequiredBoolean(
+  object: JsonObject,
+  key: string,
+  parent: string,
+  report: ProblemReport,
+): boolean | undefined {
   if (!hasOwn(object, key)) {
     report.addMissing(`${parent}.${key}`);
     return undefined;

@@ -1,7 +1,14 @@
 // Tests for result flags: the "Error: " convention, invisible/bidi characters, secret-looking strings.
 import { describe, expect, it } from "vitest";
 
-import { MAX_LISTED_INVISIBLE, MAX_LISTED_SECRETS, findSecrets, maskSecrets, revealInvisible, scanFlags } from "./flags";
+import {
+  MAX_LISTED_INVISIBLE,
+  MAX_LISTED_SECRETS,
+  findSecrets,
+  maskSecrets,
+  revealInvisible,
+  scanFlags,
+} from "./flags";
 import type { SecretKind } from "./flags";
 
 // Fake credentials are assembled at run time so this file never contains a string secret scanners flag.
@@ -22,7 +29,8 @@ const FAKES: Record<Exclude<SecretKind, "private_key" | "bearer_token">, string>
   stripe_key: fakeToken("sk" + "_live_", 24),
 };
 
-const PEM_BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nZ2VuZXJhdGVkLWZvci10ZXN0cy1vbmx5LW5vdC1hLXJlYWwta2V5\n";
+const PEM_BODY =
+  "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nZ2VuZXJhdGVkLWZvci10ZXN0cy1vbmx5LW5vdC1hLXJlYWwta2V5\n";
 const PRIVATE_KEY = `-----BEGIN ${"PRIVATE"} KEY-----\n${PEM_BODY}-----END ${"PRIVATE"} KEY-----`;
 
 describe("errorPrefix", () => {

@@ -234,7 +234,11 @@ function findPrivateKeys(text: string): SecretSpan[] {
   for (const begin of begins) {
     if (begin.start < coveredUpTo) continue; // inside the previous key (or its body)
     const ends = endsByLabel.get(begin.label);
-    while (ends !== undefined && ends.cursor < ends.positions.length && (ends.positions[ends.cursor]?.start ?? 0) < begin.end) {
+    while (
+      ends !== undefined &&
+      ends.cursor < ends.positions.length &&
+      (ends.positions[ends.cursor]?.start ?? 0) < begin.end
+    ) {
       ends.cursor += 1;
     }
     const close = ends?.positions[ends.cursor];
@@ -257,7 +261,7 @@ function endOfPemBody(text: string, from: number): number {
       c === 0x2b /* + */ ||
       c === 0x2f /* / */ ||
       c === 0x3d /* = */ ||
-      c === 0x5c /* \ */;
+      c === 0x5c; /* \ */
     const isSpace = c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
     if (isBody) end = i + 1;
     else if (!isSpace) break;

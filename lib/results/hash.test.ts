@@ -18,9 +18,15 @@ describe("sha256Hex", () => {
 
   it("keeps a lone surrogate distinct from U+FFFD by hashing it as WTF-8", () => {
     expect(sha256Hex("a\uD800b")).not.toBe(sha256Hex("a\uFFFDb"));
-    expect(sha256Hex("a\uD800b")).toBe(createHash("sha256").update(Uint8Array.of(0x61, 0xed, 0xa0, 0x80, 0x62)).digest("hex"));
+    expect(sha256Hex("a\uD800b")).toBe(
+      createHash("sha256")
+        .update(Uint8Array.of(0x61, 0xed, 0xa0, 0x80, 0x62))
+        .digest("hex"),
+    );
     expect(sha256Hex("\uDFFF😀")).toBe(
-      createHash("sha256").update(Uint8Array.of(0xed, 0xbf, 0xbf, 0xf0, 0x9f, 0x98, 0x80)).digest("hex"),
+      createHash("sha256")
+        .update(Uint8Array.of(0xed, 0xbf, 0xbf, 0xf0, 0x9f, 0x98, 0x80))
+        .digest("hex"),
     );
   });
 });

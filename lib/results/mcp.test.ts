@@ -136,9 +136,13 @@ describe("detectMcpResult", () => {
   });
 
   it("flags structuredContent that no TextContent block serialises (seed: SHOULD also return it as text)", () => {
-    const withText = detectMcpResult('{"content":[{"type":"text","text":"{\\"ok\\": true, \\"n\\": [1, 2]}"}],"structuredContent":{"n":[1,2],"ok":true}}');
+    const withText = detectMcpResult(
+      '{"content":[{"type":"text","text":"{\\"ok\\": true, \\"n\\": [1, 2]}"}],"structuredContent":{"n":[1,2],"ok":true}}',
+    );
     expect(withText.kind === "mcp" ? withText.warnings : null).toEqual([]);
-    const otherText = detectMcpResult('{"content":[{"type":"text","text":"All good."}],"structuredContent":{"ok":true}}');
+    const otherText = detectMcpResult(
+      '{"content":[{"type":"text","text":"All good."}],"structuredContent":{"ok":true}}',
+    );
     expect(otherText.kind === "mcp" ? otherText.warnings : null).toEqual([STRUCTURED_WITHOUT_TEXT]);
     const noStructured = detectMcpResult('{"content":[{"type":"text","text":"All good."}]}');
     expect(noStructured.kind === "mcp" ? noStructured.warnings : null).toEqual([]);

@@ -25,7 +25,14 @@ export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlo
 // problems: what makes it not a well-formed CallToolResult; warnings: what the spec says a tool SHOULD do and it did not.
 export type McpAnalysis =
   | { kind: "none" }
-  | { kind: "mcp"; content: ContentBlock[]; structuredContent?: unknown; isError: boolean; problems: string[]; warnings: string[] };
+  | {
+      kind: "mcp";
+      content: ContentBlock[];
+      structuredContent?: unknown;
+      isError: boolean;
+      problems: string[];
+      warnings: string[];
+    };
 
 /** The warning for structured content that no TextContent block serialises (clients reading only `content` miss it). */
 export const STRUCTURED_WITHOUT_TEXT =
@@ -79,7 +86,8 @@ export function analyzeMcpValue(value: unknown): McpAnalysis {
     if (!isJsonObject(structured)) {
       problems.push(`structuredContent: must be a JSON object (got ${describeValue(structured)})`);
     }
-    if (!blocks.some((block) => block.type === "text" && serializes(block.text, structured))) warnings.push(STRUCTURED_WITHOUT_TEXT);
+    if (!blocks.some((block) => block.type === "text" && serializes(block.text, structured)))
+      warnings.push(STRUCTURED_WITHOUT_TEXT);
   }
   return analysis;
 }
@@ -92,10 +100,14 @@ function serializes(text: string, structured: unknown): boolean {
 
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
   if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && sameJson(readOwn(a, key), readOwn(b, key)));
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((key) => hasOwn(b, key) && sameJson(readOwn(a, key), readOwn(b, key)))
+    );
   }
   return false;
 }

@@ -35,7 +35,10 @@ describe("validateStructuredContent", () => {
     expect(validateStructuredContent(WEATHER_SCHEMA, undefined, false)).toEqual({
       status: "invalid",
       errors: [
-        { path: "", message: "no structured content: a tool that declares an outputSchema must return structured results" },
+        {
+          path: "",
+          message: "no structured content: a tool that declares an outputSchema must return structured results",
+        },
       ],
     });
   });
@@ -85,7 +88,11 @@ describe("validateStructuredContent", () => {
   it.each([
     ["an unknown type keyword value", { type: "nonsense" }, /type/],
     ["an unresolvable $ref", { $ref: "#/definitions/missing" }, /can't resolve reference/],
-    ["draft-04", { $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, /unsupported JSON Schema dialect/],
+    [
+      "draft-04",
+      { $schema: "http://json-schema.org/draft-04/schema#", type: "object" },
+      /unsupported JSON Schema dialect/,
+    ],
     ["a string", "not a schema", /must be a JSON object or a boolean/],
     ["an array", [{ type: "string" }], /must be a JSON object or a boolean/],
   ])("returns schema_error for %s", (_name, schema, message) => {
@@ -124,7 +131,11 @@ describe("validateStructuredContent", () => {
 
   it("caps the error list", () => {
     const schema = { type: "array", items: { type: "number" } };
-    const validation = validateStructuredContent(schema, Array.from({ length: 500 }, () => "x"), false);
+    const validation = validateStructuredContent(
+      schema,
+      Array.from({ length: 500 }, () => "x"),
+      false,
+    );
     if (validation.status !== "invalid") throw new Error("expected invalid");
     expect(validation.errors).toHaveLength(MAX_REPORTED_ERRORS + 1);
     expect(validation.errors.at(-1)).toEqual({ path: "", message: `…and ${500 - MAX_REPORTED_ERRORS} more errors` });
@@ -133,7 +144,9 @@ describe("validateStructuredContent", () => {
   // ajv drops a "__proto__" entry of `properties` on purpose (its own prototype-pollution guard), so such a
   // property in the data is judged by additionalProperties. Nothing is polluted either way.
   it("never lets __proto__ in a schema or in data reach a prototype", () => {
-    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}');
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}',
+    );
     expect(validateStructuredContent(schema, JSON.parse('{"__proto__": 5}'), false)).toEqual({
       status: "invalid",
       errors: [{ path: "/__proto__", message: "is not allowed by the schema" }],

@@ -120,7 +120,8 @@ export function validateStructuredContent(
   structuredContent: unknown,
   isError: boolean,
 ): SchemaValidation {
-  if (isError) return { status: "skipped", reason: "the result is an error; the output schema describes successful results" };
+  if (isError)
+    return { status: "skipped", reason: "the result is an error; the output schema describes successful results" };
   if (outputSchema === undefined || outputSchema === null) {
     return { status: "skipped", reason: "the tool declared no output schema" };
   }
@@ -129,7 +130,12 @@ export function validateStructuredContent(
   if (structuredContent === undefined) {
     return {
       status: "invalid",
-      errors: [{ path: "", message: "no structured content: a tool that declares an outputSchema must return structured results" }],
+      errors: [
+        {
+          path: "",
+          message: "no structured content: a tool that declares an outputSchema must return structured results",
+        },
+      ],
     };
   }
   if (entry.validate(structuredContent)) return { status: "valid" };

@@ -31,7 +31,7 @@ describe("encodeStoredText / decodeStoredText", () => {
     ["only NUL", "\u0000"],
     ["a lone high surrogate", "truncated emoji \uD83D"],
     ["a lone low surrogate", "\uDE00 at start"],
-    ["NUL, lone surrogates and a valid pair together", "a\u0000b\uD800c\uDFFFd😀\"quoted\"\\n"],
+    ["NUL, lone surrogates and a valid pair together", 'a\u0000b\uD800c\uDFFFd😀"quoted"\\n'],
     ["text that already looks like JSON", '"\\u0000" \u0000'],
   ])("round-trips %s through an escaped, storable form", (_name, text) => {
     const encoded = encodeStoredText(text);

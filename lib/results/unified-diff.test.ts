@@ -8,7 +8,8 @@ const PATCHES: Record<string, string> = {
   seed: '--- src/main.rs\n+++ src/main.rs\n@@ -1,3 +1,4 @@\n fn main() {\n+ println!("hello");\n }',
   git: "diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-x\n+y\n z\n",
   twoFiles: "--- a/one\n+++ b/one\n@@ -1 +1 @@\n-1\n+one\n--- a/two\n+++ b/two\n@@ -1,2 +1,1 @@\n-2\n keep\n",
-  renamed: "diff --git a/old b/new\nsimilarity index 90%\nrename from old\nrename to new\n--- a/old\n+++ b/new\n@@ -1 +1 @@\n-a\n+b\n",
+  renamed:
+    "diff --git a/old b/new\nsimilarity index 90%\nrename from old\nrename to new\n--- a/old\n+++ b/new\n@@ -1 +1 @@\n-a\n+b\n",
   added: "diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+a\n+b\n",
   deletedLineLooksLikeHeader: "--- f\n+++ f\n@@ -1,2 +1,1 @@\n--- not a header\n keep\n",
   underCounted: "--- f\n+++ f\n@@ -1,1 +1,1 @@\n-a\n+b\n+c\n+d\n",
@@ -25,17 +26,33 @@ describe("readUnifiedDiff", () => {
     expect(files).toHaveLength(stats.length);
     files.forEach((file, index) => {
       const changes = parseDiff(file.gitText).flatMap((parsed) => parsed.hunks.flatMap((hunk) => hunk.changes));
-      expect({ additions: file.additions, deletions: file.deletions }).toEqual({ additions: stats[index]?.additions, deletions: stats[index]?.deletions });
+      expect({ additions: file.additions, deletions: file.deletions }).toEqual({
+        additions: stats[index]?.additions,
+        deletions: stats[index]?.deletions,
+      });
       expect(changes.filter((change) => change.type === "insert")).toHaveLength(file.additions);
       expect(changes.filter((change) => change.type === "delete")).toHaveLength(file.deletions);
     });
   });
 
   it("keeps headers, renames, /dev/null and binary markers per file", () => {
-    expect(readUnifiedDiff(PATCHES.renamed ?? "")[0]).toMatchObject({ oldPath: "old", newPath: "new", additions: 1, deletions: 1, hasHunk: true, binary: false });
+    expect(readUnifiedDiff(PATCHES.renamed ?? "")[0]).toMatchObject({
+      oldPath: "old",
+      newPath: "new",
+      additions: 1,
+      deletions: 1,
+      hasHunk: true,
+      binary: false,
+    });
     expect(readUnifiedDiff(PATCHES.added ?? "")[0]).toMatchObject({ oldPath: "/dev/null", newPath: "n", additions: 2 });
-    expect(readUnifiedDiff(PATCHES.binary ?? "")[0]).toMatchObject({ oldPath: "img.png", hasHunk: false, binary: true });
-    expect(readUnifiedDiff(PATCHES.twoFiles ?? "").map((file) => [file.newPath, file.additions, file.deletions])).toEqual([
+    expect(readUnifiedDiff(PATCHES.binary ?? "")[0]).toMatchObject({
+      oldPath: "img.png",
+      hasHunk: false,
+      binary: true,
+    });
+    expect(
+      readUnifiedDiff(PATCHES.twoFiles ?? "").map((file) => [file.newPath, file.additions, file.deletions]),
+    ).toEqual([
       ["one", 1, 1],
       ["two", 0, 1],
     ]);

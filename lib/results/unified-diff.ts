@@ -30,10 +30,25 @@ export type DiffStats = { files: DiffFileStats[] };
 const DEV_NULL = "/dev/null";
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
-type Reader = { files: DiffFile[]; current: DiffFile | null; newHeaderSeen: boolean; oldRemaining: number; newRemaining: number };
+type Reader = {
+  files: DiffFile[];
+  current: DiffFile | null;
+  newHeaderSeen: boolean;
+  oldRemaining: number;
+  newRemaining: number;
+};
 
 function startFile(reader: Reader, oldPath: string, newPath: string): DiffFile {
-  const file: DiffFile = { oldPath, newPath, additions: 0, deletions: 0, header: [], body: [], hasHunk: false, binary: false };
+  const file: DiffFile = {
+    oldPath,
+    newPath,
+    additions: 0,
+    deletions: 0,
+    header: [],
+    body: [],
+    hasHunk: false,
+    binary: false,
+  };
   reader.files.push(file);
   reader.current = file;
   reader.newHeaderSeen = false;
@@ -52,7 +67,10 @@ function readStructure(reader: Reader, lines: readonly string[], i: number, line
   if (line.startsWith("--- ") && (!inHunk || isFileHeaderAt(lines, i))) {
     const oldPath = parseHeaderPath(line.slice(4), "a/");
     // A "--- " after this file's "+++" or hunks starts the next file.
-    const file = reader.current === null || reader.newHeaderSeen || reader.current.hasHunk ? startFile(reader, oldPath, oldPath) : reader.current;
+    const file =
+      reader.current === null || reader.newHeaderSeen || reader.current.hasHunk
+        ? startFile(reader, oldPath, oldPath)
+        : reader.current;
     file.oldPath = oldPath;
     file.header.push(line);
     reader.oldRemaining = 0;
@@ -130,7 +148,14 @@ export function readUnifiedDiff(patch: string): DiffFile[] {
 
 /** Added/removed lines per file (what the display rule and the call page show as +N −M). */
 export function diffStats(patch: string): DiffStats {
-  return { files: readUnifiedDiff(patch).map(({ oldPath, newPath, additions, deletions }) => ({ oldPath, newPath, additions, deletions })) };
+  return {
+    files: readUnifiedDiff(patch).map(({ oldPath, newPath, additions, deletions }) => ({
+      oldPath,
+      newPath,
+      additions,
+      deletions,
+    })),
+  };
 }
 
 function stripCarriageReturn(line: string): string {
@@ -168,7 +193,10 @@ function parseGitHeader(rest: string): { oldPath: string; newPath: string } {
   }
   const split = rest.lastIndexOf(" b/");
   if (split === -1) return { oldPath: rest, newPath: rest };
-  return { oldPath: parseHeaderPath(rest.slice(0, split), "a/"), newPath: parseHeaderPath(rest.slice(split + 1), "b/") };
+  return {
+    oldPath: parseHeaderPath(rest.slice(0, split), "a/"),
+    newPath: parseHeaderPath(rest.slice(split + 1), "b/"),
+  };
 }
 
 function findClosingQuote(text: string): number {
@@ -179,7 +207,17 @@ function findClosingQuote(text: string): number {
   return text.length - 1;
 }
 
-const C_ESCAPES: Readonly<Record<string, number>> = { n: 0x0a, t: 0x09, r: 0x0d, '"': 0x22, "\\": 0x5c, a: 0x07, b: 0x08, f: 0x0c, v: 0x0b };
+const C_ESCAPES: Readonly<Record<string, number>> = {
+  n: 0x0a,
+  t: 0x09,
+  r: 0x0d,
+  '"': 0x22,
+  "\\": 0x5c,
+  a: 0x07,
+  b: 0x08,
+  f: 0x0c,
+  v: 0x0b,
+};
 
 // git quotes paths with C escapes, non-ASCII as octal UTF-8 bytes ("\303\251" = "é"): rebuild the bytes, then decode.
 function unquoteGitPath(quoted: string): string {

@@ -15,7 +15,9 @@ function* table(): Generator<VerdictInput> {
     for (const envelopeKind of KINDS)
       for (const success of SUCCESS)
         for (const confidence of CONFIDENCES)
-          for (const nextAction of ACTIONS) for (const isError of [false, true]) yield { hasResult, envelopeKind, success, confidence, nextAction, isError };
+          for (const nextAction of ACTIONS)
+            for (const isError of [false, true])
+              yield { hasResult, envelopeKind, success, confidence, nextAction, isError };
 }
 
 const rows = [...table()];
@@ -28,21 +30,61 @@ describe("deriveVerdict over every combination", () => {
   type Invariant = [string, (input: VerdictInput, verdict: Verdict) => boolean];
   const invariants: Invariant[] = [
     ["no result is always waiting", (i, v) => !i.hasResult === (v.state === "waiting")],
-    ["an invalid envelope is never banded, followed or rated ok", (i, v) => i.envelopeKind !== "invalid" || !i.hasResult || (v.state === "invalid" && v.band === null && v.action === null && v.tone === "bad")],
-    ["a confidence outside 0..1 never gets a band", (i, v) => i.confidence === null || (i.confidence >= 0 && i.confidence <= 1) || v.band === null],
-    ["a failure is failed, whatever the confidence, with no success advice", (i, v) =>
-      !i.hasResult || i.envelopeKind === null || i.envelopeKind === "invalid" || !(i.success === false || i.isError) ||
-      (v.state === "failed" && v.tone === "bad" && v.band === null && !v.advice.includes(BAND_ADVICE.high) && !v.advice.includes(ACTION_ADVICE.continue))],
-    ["the envelope's nextAction is the action: confidence never overrides it", (i, v) =>
-      !i.hasResult || i.envelopeKind === null || i.envelopeKind === "invalid" || !NEXT_ACTIONS.some((a) => a === i.nextAction) || (v.action === i.nextAction && v.actionFrom === "envelope")],
-    ["tone ok only for a trusted, successful, non-conflicting result", (i, v) =>
-      v.tone !== "ok" || (i.hasResult && (i.envelopeKind === "valid" || i.envelopeKind === "partial") && i.success !== false && !i.isError && v.conflicts.length === 0)],
+    [
+      "an invalid envelope is never banded, followed or rated ok",
+      (i, v) =>
+        i.envelopeKind !== "invalid" ||
+        !i.hasResult ||
+        (v.state === "invalid" && v.band === null && v.action === null && v.tone === "bad"),
+    ],
+    [
+      "a confidence outside 0..1 never gets a band",
+      (i, v) => i.confidence === null || (i.confidence >= 0 && i.confidence <= 1) || v.band === null,
+    ],
+    [
+      "a failure is failed, whatever the confidence, with no success advice",
+      (i, v) =>
+        !i.hasResult ||
+        i.envelopeKind === null ||
+        i.envelopeKind === "invalid" ||
+        !(i.success === false || i.isError) ||
+        (v.state === "failed" &&
+          v.tone === "bad" &&
+          v.band === null &&
+          !v.advice.includes(BAND_ADVICE.high) &&
+          !v.advice.includes(ACTION_ADVICE.continue)),
+    ],
+    [
+      "the envelope's nextAction is the action: confidence never overrides it",
+      (i, v) =>
+        !i.hasResult ||
+        i.envelopeKind === null ||
+        i.envelopeKind === "invalid" ||
+        !NEXT_ACTIONS.some((a) => a === i.nextAction) ||
+        (v.action === i.nextAction && v.actionFrom === "envelope"),
+    ],
+    [
+      "tone ok only for a trusted, successful, non-conflicting result",
+      (i, v) =>
+        v.tone !== "ok" ||
+        (i.hasResult &&
+          (i.envelopeKind === "valid" || i.envelopeKind === "partial") &&
+          i.success !== false &&
+          !i.isError &&
+          v.conflicts.length === 0),
+    ],
     ["a low band is never ok", (_i, v) => v.band !== "low" || v.tone !== "ok"],
-    ["advice names each sentence once", (_i, v) => {
-      const sentences = v.advice.split(/(?<=[.!?])\s+/);
-      return new Set(sentences).size === sentences.length;
-    }],
-    ["the advice of the action is in the advice", (i, v) => v.action === null || v.state === "failed" || v.advice.includes(ACTION_ADVICE[v.action])],
+    [
+      "advice names each sentence once",
+      (_i, v) => {
+        const sentences = v.advice.split(/(?<=[.!?])\s+/);
+        return new Set(sentences).size === sentences.length;
+      },
+    ],
+    [
+      "the advice of the action is in the advice",
+      (i, v) => v.action === null || v.state === "failed" || v.advice.includes(ACTION_ADVICE[v.action]),
+    ],
   ];
   it.each(invariants)("%s", (_name, holds) => {
     const broken = rows.filter((input) => !holds(input, deriveVerdict(input)));
@@ -51,7 +93,14 @@ describe("deriveVerdict over every combination", () => {
 });
 
 describe("the cases reported in issue 13", () => {
-  const base: VerdictInput = { hasResult: true, envelopeKind: "valid", success: true, confidence: 0.9, nextAction: "continue", isError: false };
+  const base: VerdictInput = {
+    hasResult: true,
+    envelopeKind: "valid",
+    success: true,
+    confidence: 0.9,
+    nextAction: "continue",
+    isError: false,
+  };
 
   it("an invalid envelope with confidence 1.4 is invalid, not high", () => {
     const v = deriveVerdict({ ...base, envelopeKind: "invalid", confidence: 1.4 });
@@ -79,13 +128,33 @@ describe("the cases reported in issue 13", () => {
   });
 
   it("without nextAction the band suggests one", () => {
-    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.85 })).toMatchObject({ action: "continue", actionFrom: "confidence", tone: "ok", state: "ok" });
-    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.6 })).toMatchObject({ action: "continue", actionFrom: "confidence", tone: "warn", state: "uncertain" });
-    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.1 })).toMatchObject({ action: "ask_user", actionFrom: "confidence", tone: "bad", state: "low" });
+    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.85 })).toMatchObject({
+      action: "continue",
+      actionFrom: "confidence",
+      tone: "ok",
+      state: "ok",
+    });
+    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.6 })).toMatchObject({
+      action: "continue",
+      actionFrom: "confidence",
+      tone: "warn",
+      state: "uncertain",
+    });
+    expect(deriveVerdict({ ...base, nextAction: null, confidence: 0.1 })).toMatchObject({
+      action: "ask_user",
+      actionFrom: "confidence",
+      tone: "bad",
+      state: "low",
+    });
   });
 
   it("bands follow the seed's edges, lower bound inclusive, only for trusted envelopes", () => {
-    expect([0.8, 0.79, 0.5, 0.49].map((confidence) => trustedBand({ envelopeKind: "valid", confidence }))).toEqual(["high", "medium", "medium", "low"]);
+    expect([0.8, 0.79, 0.5, 0.49].map((confidence) => trustedBand({ envelopeKind: "valid", confidence }))).toEqual([
+      "high",
+      "medium",
+      "medium",
+      "low",
+    ]);
     expect(trustedBand({ envelopeKind: "invalid", confidence: 0.9 })).toBeNull();
     expect(trustedBand({ envelopeKind: null, confidence: 0.9 })).toBeNull();
   });

@@ -60,7 +60,13 @@ export const BAND_ADVICE: Record<ConfidenceBand["band"], string> = {
   low: "Do not rely on it: ask the user for more information or hand over to a human.",
 };
 
-export const ACTION_LABELS: Record<NextAction, string> = { continue: "continue", retry: "retry", ask_user: "ask the user", human_review: "human review", stop: "stop" };
+export const ACTION_LABELS: Record<NextAction, string> = {
+  continue: "continue",
+  retry: "retry",
+  ask_user: "ask the user",
+  human_review: "human review",
+  stop: "stop",
+};
 
 function asAction(value: string | null): NextAction | null {
   return NEXT_ACTIONS.find((action) => action === value) ?? null;
@@ -75,13 +81,19 @@ export function trustedBand(input: Pick<VerdictInput, "envelopeKind" | "confiden
 }
 
 const CAREFUL: Record<NextAction, number> = { continue: 0, retry: 1, ask_user: 2, human_review: 2, stop: 3 };
-const BAND_ACTION: Record<ConfidenceBand["band"], NextAction> = { high: "continue", medium: "continue", low: "ask_user" };
+const BAND_ACTION: Record<ConfidenceBand["band"], NextAction> = {
+  high: "continue",
+  medium: "continue",
+  low: "ask_user",
+};
 
 function conflictsOf(action: NextAction, band: ConfidenceBand["band"] | null, confidence: number | null): string[] {
   if (band === null || confidence === null) return [];
   const suggested = BAND_ACTION[band];
   if (CAREFUL[action] >= CAREFUL[suggested]) return [];
-  return [`nextAction says “${ACTION_LABELS[action]}” but confidence ${confidence} is in the ${band} band (${BAND_ADVICE[band]})`];
+  return [
+    `nextAction says “${ACTION_LABELS[action]}” but confidence ${confidence} is in the ${band} band (${BAND_ADVICE[band]})`,
+  ];
 }
 
 function successVerdict(input: VerdictInput, band: ConfidenceBand["band"] | null): Verdict {
@@ -90,25 +102,66 @@ function successVerdict(input: VerdictInput, band: ConfidenceBand["band"] | null
   const conflicts = stated ? conflictsOf(stated, band, input.confidence) : [];
   const careful = action !== null && action !== "continue";
   // The band sets the tone; a careful action or a conflict never lets it read as plain "ok".
-  const state: VerdictState = band === "low" ? "low" : band === "medium" || careful || conflicts.length > 0 ? "uncertain" : "ok";
-  const tone: VerdictTone = state === "low" || action === "stop" ? "bad" : state === "uncertain" ? "warn" : band === null && action === null ? "neutral" : "ok";
+  const state: VerdictState =
+    band === "low" ? "low" : band === "medium" || careful || conflicts.length > 0 ? "uncertain" : "ok";
+  const tone: VerdictTone =
+    state === "low" || action === "stop"
+      ? "bad"
+      : state === "uncertain"
+        ? "warn"
+        : band === null && action === null
+          ? "neutral"
+          : "ok";
   const parts = [action ? ACTION_ADVICE[action] : "No nextAction or confidence to go by."];
   if (band === "medium" || band === "low") parts.push(BAND_ADVICE[band]);
   const label = action ? ACTION_LABELS[action] : state === "ok" ? "ok" : state;
-  return { state, tone, label, band, action, actionFrom: stated ? "envelope" : action ? "confidence" : null, advice: parts.join(" "), conflicts };
+  return {
+    state,
+    tone,
+    label,
+    band,
+    action,
+    actionFrom: stated ? "envelope" : action ? "confidence" : null,
+    advice: parts.join(" "),
+    conflicts,
+  };
 }
 
 export function deriveVerdict(input: VerdictInput): Verdict {
   const none = { band: null, action: null, actionFrom: null, conflicts: [] } as const;
-  if (!input.hasResult) return { ...none, state: "waiting", tone: "neutral", label: "no result", advice: "No result has arrived yet.", conflicts: [] };
+  if (!input.hasResult)
+    return {
+      ...none,
+      state: "waiting",
+      tone: "neutral",
+      label: "no result",
+      advice: "No result has arrived yet.",
+      conflicts: [],
+    };
   if (input.envelopeKind === null) {
     return input.isError
-      ? { ...none, state: "error", tone: "bad", label: "error", advice: "The result reports an error; there is no envelope to say what to do next.", conflicts: [] }
-      : { ...none, state: "no_envelope", tone: "neutral", label: "no envelope", advice: "No envelope: nothing says how far to trust this result.", conflicts: [] };
+      ? {
+          ...none,
+          state: "error",
+          tone: "bad",
+          label: "error",
+          advice: "The result reports an error; there is no envelope to say what to do next.",
+          conflicts: [],
+        }
+      : {
+          ...none,
+          state: "no_envelope",
+          tone: "neutral",
+          label: "no envelope",
+          advice: "No envelope: nothing says how far to trust this result.",
+          conflicts: [],
+        };
   }
   const stated = asAction(input.nextAction);
   if (input.envelopeKind === "invalid") {
-    const quoted = stated ? ` It asks to ${ACTION_LABELS[stated]}, but an invalid envelope's signals are not followed.` : "";
+    const quoted = stated
+      ? ` It asks to ${ACTION_LABELS[stated]}, but an invalid envelope's signals are not followed.`
+      : "";
     return {
       ...none,
       state: "invalid",
@@ -131,7 +184,10 @@ export function deriveVerdict(input: VerdictInput): Verdict {
       band: null,
       action: stated,
       actionFrom: stated ? "envelope" : null,
-      advice: stated && stated !== "continue" ? `The call failed. ${ACTION_ADVICE[stated]}` : "The call failed; the envelope gives no next step to follow.",
+      advice:
+        stated && stated !== "continue"
+          ? `The call failed. ${ACTION_ADVICE[stated]}`
+          : "The call failed; the envelope gives no next step to follow.",
       conflicts,
     };
   }

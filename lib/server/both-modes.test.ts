@@ -14,7 +14,10 @@ import { createToolscopeHttpServer } from "./toolscope-server.ts";
 type Answer = { status: number; body: unknown; headers: Record<string, string | null> };
 type Case = { method: string; path: string; contentType?: string; encoding?: string; body?: string | Buffer };
 
-const requestHeaders = (c: Case): Record<string, string> => ({ ...(c.contentType ? { "content-type": c.contentType } : {}), ...(c.encoding ? { "content-encoding": c.encoding } : {}) });
+const requestHeaders = (c: Case): Record<string, string> => ({
+  ...(c.contentType ? { "content-type": c.contentType } : {}),
+  ...(c.encoding ? { "content-encoding": c.encoding } : {}),
+});
 
 const WATCHED_HEADERS = ["allow", "retry-after", "content-type", "cache-control"];
 
@@ -33,13 +36,20 @@ async function viaNext(c: Case): Promise<Answer> {
 
 function viaLean(port: number, c: Case): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ port, host: "127.0.0.1", method: c.method, path: c.path, headers: requestHeaders(c) }, (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text), headers: pick({ get: (name) => (response.headers[name] as string | undefined) ?? null }) }),
-      );
-    });
+    const request = http.request(
+      { port, host: "127.0.0.1", method: c.method, path: c.path, headers: requestHeaders(c) },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(text),
+            headers: pick({ get: (name) => (response.headers[name] as string | undefined) ?? null }),
+          }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end(c.body);
   });
@@ -47,8 +57,14 @@ function viaLean(port: number, c: Case): Promise<Answer> {
 
 /** Error answers compare by code; success answers by their shape (ids differ between the two runs). */
 function comparable(answer: Answer): unknown {
-  const body = answer.body as { error?: { code: string; path?: string }; status?: string; results?: { status: number }[] };
-  const summary = body.error ? { error: body.error.code, path: body.error.path } : { status: body.status, items: body.results?.map((r) => r.status) };
+  const body = answer.body as {
+    error?: { code: string; path?: string };
+    status?: string;
+    results?: { status: number }[];
+  };
+  const summary = body.error
+    ? { error: body.error.code, path: body.error.path }
+    : { status: body.status, items: body.results?.map((r) => r.status) };
   return { status: answer.status, summary, headers: answer.headers };
 }
 
@@ -72,19 +88,96 @@ describe.each(testBackends())("ingestion endpoints in both modes on $provider", 
   const staticCases: [string, Case, number, string | undefined][] = [
     ["GET on a POST route", { method: "GET", path: "/api/callback" }, 405, "method_not_allowed"],
     ["DELETE on events", { method: "DELETE", path: "/api/events" }, 405, "method_not_allowed"],
-    ["callback, wrong content type", { method: "POST", path: "/api/callback", contentType: "text/plain", body: "{}" }, 415, "unsupported_media_type"],
-    ["callback, malformed JSON", { method: "POST", path: "/api/callback", contentType: json, body: "{" }, 400, "malformed_json"],
-    ["callback, schema violation", { method: "POST", path: "/api/callback", contentType: json, body: '{"type":"tool_result"}' }, 422, "invalid"],
-    ["events, wrong content type", { method: "POST", path: "/api/events", contentType: "text/plain", body: "{}" }, 415, "unsupported_media_type"],
-    ["events, malformed JSON", { method: "POST", path: "/api/events", contentType: json, body: "[" }, 400, "malformed_json"],
+    [
+      "callback, wrong content type",
+      { method: "POST", path: "/api/callback", contentType: "text/plain", body: "{}" },
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "callback, malformed JSON",
+      { method: "POST", path: "/api/callback", contentType: json, body: "{" },
+      400,
+      "malformed_json",
+    ],
+    [
+      "callback, schema violation",
+      { method: "POST", path: "/api/callback", contentType: json, body: '{"type":"tool_result"}' },
+      422,
+      "invalid",
+    ],
+    [
+      "events, wrong content type",
+      { method: "POST", path: "/api/events", contentType: "text/plain", body: "{}" },
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "events, malformed JSON",
+      { method: "POST", path: "/api/events", contentType: json, body: "[" },
+      400,
+      "malformed_json",
+    ],
     // Only OTLP decodes gzip: elsewhere an encoded body is refused by its encoding, not judged as text.
-    ["callback, gzip-encoded", { method: "POST", path: "/api/callback", contentType: json, encoding: "gzip", body: gzipSync('{"type":"tool_result","group_id":"g","id":"c","text":"t"}') }, 415, "unsupported_media_type"],
-    ["events, gzip-encoded", { method: "POST", path: "/api/events", contentType: json, encoding: "gzip", body: gzipSync('{"type":"tool_call","group_id":"g","id":"c","name":"n"}') }, 415, "unsupported_media_type"],
+    [
+      "callback, gzip-encoded",
+      {
+        method: "POST",
+        path: "/api/callback",
+        contentType: json,
+        encoding: "gzip",
+        body: gzipSync('{"type":"tool_result","group_id":"g","id":"c","text":"t"}'),
+      },
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "events, gzip-encoded",
+      {
+        method: "POST",
+        path: "/api/events",
+        contentType: json,
+        encoding: "gzip",
+        body: gzipSync('{"type":"tool_call","group_id":"g","id":"c","name":"n"}'),
+      },
+      415,
+      "unsupported_media_type",
+    ],
     ["events, empty batch", { method: "POST", path: "/api/events", contentType: json, body: "[]" }, 422, "invalid"],
     // No URL reaches a thread named "." or "..": refused at every way in.
-    ["events, group_id '.'", { method: "POST", path: "/api/events", contentType: json, body: '{"type":"tool_call","group_id":".","id":"c","name":"n"}' }, 422, "invalid"],
-    ["events, group_id '..'", { method: "POST", path: "/api/events", contentType: json, body: '{"type":"output_text","group_id":"..","text":"t"}' }, 422, "invalid"],
-    ["callback, group_id '..'", { method: "POST", path: "/api/callback", contentType: json, body: '{"type":"tool_result","group_id":"..","id":"c","text":"t"}' }, 422, "invalid"],
+    [
+      "events, group_id '.'",
+      {
+        method: "POST",
+        path: "/api/events",
+        contentType: json,
+        body: '{"type":"tool_call","group_id":".","id":"c","name":"n"}',
+      },
+      422,
+      "invalid",
+    ],
+    [
+      "events, group_id '..'",
+      {
+        method: "POST",
+        path: "/api/events",
+        contentType: json,
+        body: '{"type":"output_text","group_id":"..","text":"t"}',
+      },
+      422,
+      "invalid",
+    ],
+    [
+      "callback, group_id '..'",
+      {
+        method: "POST",
+        path: "/api/callback",
+        contentType: json,
+        body: '{"type":"tool_result","group_id":"..","id":"c","text":"t"}',
+      },
+      422,
+      "invalid",
+    ],
   ];
 
   it.each(staticCases)("%s answers alike", async (_name, c, status, code) => {
@@ -104,11 +197,15 @@ describe.each(testBackends())("ingestion endpoints in both modes on $provider", 
   it("register, accept, duplicate, conflict and unknown call answer alike", async () => {
     const run = async (send: (c: Case) => Promise<Answer>) => {
       const group = uniqueId("modes");
-      const post = (path: string, body: unknown) => send({ method: "POST", path, contentType: json, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        send({ method: "POST", path, contentType: json, body: JSON.stringify(body) });
       const result = (text: string) => ({ type: "tool_result", group_id: group, id: "c1", text });
       return [
         await post("/api/events", { type: "tool_call", group_id: group, id: "c1", name: "deploy" }),
-        await post("/api/events", [{ type: "tool_call", group_id: group, id: "c2", name: "deploy" }, { type: "teleport", group_id: group }]),
+        await post("/api/events", [
+          { type: "tool_call", group_id: group, id: "c2", name: "deploy" },
+          { type: "teleport", group_id: group },
+        ]),
         await post("/api/callback", result("done")),
         await post("/api/callback", result("done")),
         await post("/api/callback", result("different")),

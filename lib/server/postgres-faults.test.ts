@@ -18,11 +18,21 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
   let base = "";
   let dbName = "";
   const admin = () => new pg.Client({ connectionString: serverUrl ?? "" });
-  const post = (route: string, body: unknown) => fetch(`${base}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (route: string, body: unknown) =>
+    fetch(`${base}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const timed = async (run: () => Promise<Response>) => {
     const t0 = performance.now();
     const response = await run();
-    return { ms: performance.now() - t0, status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> };
+    return {
+      ms: performance.now() - t0,
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
 
   beforeAll(async () => {
@@ -32,7 +42,12 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
     const started = await startCallbackServer(t.url, { TOOLSCOPE_DB_LOCK_WAIT_MS: "1000" });
     server = started.child;
     base = `http://127.0.0.1:${started.port}`;
-    const events = Array.from({ length: 10 }, (_, i) => ({ type: "tool_call", group_id: "pg-faults", id: `call_${i}`, name: "work" }));
+    const events = Array.from({ length: 10 }, (_, i) => ({
+      type: "tool_call",
+      group_id: "pg-faults",
+      id: `call_${i}`,
+      name: "work",
+    }));
     expect((await post("/api/events", events)).status).toBe(207);
   }, 120_000);
   afterAll(async () => {
@@ -52,7 +67,11 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
     try {
       const writes = await Promise.all([
         timed(() => post("/api/events", { type: "output_text", group_id: "pg-faults", text: "blocked" })),
-        ...Array.from({ length: 12 }, (_, i) => timed(() => post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: `call_${i % 10}`, text: "r" }))),
+        ...Array.from({ length: 12 }, (_, i) =>
+          timed(() =>
+            post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: `call_${i % 10}`, text: "r" }),
+          ),
+        ),
       ]);
       for (const write of writes) {
         expect(write.status, JSON.stringify(write.body)).toBe(503);
@@ -68,9 +87,15 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
       await holder.query("ROLLBACK");
       await holder.end();
     }
-    expect((await post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: "call_0", text: "after" })).status).toBe(200);
-    const outcomes = async () => (await t.database.client.delivery.groupBy({ by: ["outcome"], _count: { _all: true } })).map((o) => `${o.outcome}:${o._count._all}`).sort();
-    for (let i = 0; i < 40 && !(await outcomes()).includes("failed:12"); i++) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(
+      (await post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: "call_0", text: "after" })).status,
+    ).toBe(200);
+    const outcomes = async () =>
+      (await t.database.client.delivery.groupBy({ by: ["outcome"], _count: { _all: true } }))
+        .map((o) => `${o.outcome}:${o._count._all}`)
+        .sort();
+    for (let i = 0; i < 40 && !(await outcomes()).includes("failed:12"); i++)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await outcomes()).toEqual(["accepted:1", "failed:12"]);
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
   }, 60_000);
@@ -80,7 +105,10 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
     await client.connect();
     try {
       await client.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-      await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      await client.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [dbName],
+      );
       const health = await timed(() => fetch(`${base}/api/health`));
       expect(health.ms).toBeLessThan(1000);
       expect(health.status).toBe(503);
@@ -105,6 +133,8 @@ describe.runIf(postgres !== undefined && serverUrl !== null)("PostgreSQL under p
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(status).toBe(200);
-    expect((await post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: "call_5", text: "back" })).status).toBe(200);
+    expect(
+      (await post("/api/callback", { type: "tool_result", group_id: "pg-faults", id: "call_5", text: "back" })).status,
+    ).toBe(200);
   }, 60_000);
 });

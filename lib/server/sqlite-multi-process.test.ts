@@ -12,9 +12,16 @@ import { applyMigrations } from "../db/migrate.ts";
 import { nodeScriptArgs, PROJECT_DIR } from "../testing/node-command.ts";
 import { startCallbackServer } from "../testing/spawn-server.ts";
 
-function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, nodeScriptArgs(script, ...args), { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, nodeScriptArgs(script, ...args), {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -42,10 +49,26 @@ describe("several processes on one SQLite file", () => {
     // Keep the server writing all along: calls registered and answered in a loop.
     traffic = (async () => {
       for (let i = 0; sending; i++) {
-        const post = (route: string, body: unknown) => fetch(`${base}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-        const registered = await post("/api/events", { type: "tool_call", group_id: "busy", id: `c${i}`, name: "work" });
-        const answered = await post("/api/callback", { type: "tool_result", group_id: "busy", id: `c${i}`, text: `r${i}` });
-        if (registered.status !== 201 || answered.status !== 200) failures.push(`${i}: ${registered.status} ${answered.status}`);
+        const post = (route: string, body: unknown) =>
+          fetch(`${base}${route}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+        const registered = await post("/api/events", {
+          type: "tool_call",
+          group_id: "busy",
+          id: `c${i}`,
+          name: "work",
+        });
+        const answered = await post("/api/callback", {
+          type: "tool_result",
+          group_id: "busy",
+          id: `c${i}`,
+          text: `r${i}`,
+        });
+        if (registered.status !== 201 || answered.status !== 200)
+          failures.push(`${i}: ${registered.status} ${answered.status}`);
         sent += 1;
       }
     })();
@@ -64,7 +87,9 @@ describe("several processes on one SQLite file", () => {
     expect(migrate.stdout).toContain("up to date");
 
     const fixture = path.join(PROJECT_DIR, "lib/formats/fixtures/anthropic-parallel-weather.json");
-    const imported = await run("scripts/toolscope.ts", ["import", fixture, "--group-id", "imported-beside", "--json"], { DATABASE_URL: url });
+    const imported = await run("scripts/toolscope.ts", ["import", fixture, "--group-id", "imported-beside", "--json"], {
+      DATABASE_URL: url,
+    });
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ group_id: "imported-beside", created: true });
 
@@ -75,7 +100,12 @@ describe("several processes on one SQLite file", () => {
     const second = await startCallbackServer(url);
     servers.push(second.child);
     // Healthy beside the busy one (a probe can miss its one-second budget once on a loaded machine: asked again).
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${second.port}/api/health`)).status, { timeout: 15_000, interval: 500 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${second.port}/api/health`)).status, {
+        timeout: 15_000,
+        interval: 500,
+      })
+      .toBe(200);
     const answered = await fetch(`http://127.0.0.1:${second.port}/api/events`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -90,18 +120,28 @@ describe("several processes on one SQLite file", () => {
     const olderRoot = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-older-"));
     fs.cpSync(path.join(PROJECT_DIR, "prisma"), path.join(olderRoot, "prisma"), { recursive: true });
     const migrations = path.join(olderRoot, "prisma/sqlite/migrations");
-    const newest = fs.readdirSync(migrations).filter((name) => /^\d/.test(name)).sort().at(-1) ?? "";
+    const newest =
+      fs
+        .readdirSync(migrations)
+        .filter((name) => /^\d/.test(name))
+        .sort()
+        .at(-1) ?? "";
     fs.rmSync(path.join(migrations, newest), { recursive: true });
     const olderFile = path.join(dir, "older.db");
     await applyMigrations(resolveDatabaseTarget(`file:${olderFile}`), olderRoot);
     const holder = new Sqlite(olderFile);
     holder.exec("BEGIN IMMEDIATE");
     try {
-      const migrate = await run("scripts/db-migrate.ts", [], { DATABASE_URL: `file:${olderFile}`, TOOLSCOPE_MIGRATE_WAIT_MS: "1500" });
+      const migrate = await run("scripts/db-migrate.ts", [], {
+        DATABASE_URL: `file:${olderFile}`,
+        TOOLSCOPE_MIGRATE_WAIT_MS: "1500",
+      });
       expect(migrate.code).toBe(1);
       expect(migrate.stderr).not.toMatch(/SchemaConnectorError|SocketTimeout|WASM_ERROR|\n\s+at /);
       expect(migrate.stderr).toContain(newest);
-      expect(migrate.stderr).toMatch(/another process is writing .* Stop the running Toolscope server .*npm run db:migrate/s);
+      expect(migrate.stderr).toMatch(
+        /another process is writing .* Stop the running Toolscope server .*npm run db:migrate/s,
+      );
     } finally {
       holder.exec("ROLLBACK");
       holder.close();

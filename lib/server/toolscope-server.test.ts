@@ -7,7 +7,12 @@ import { createToolscopeHttpServer, listen } from "./toolscope-server.ts";
 
 type Seen = { url: string; forwardedFor: string | undefined };
 
-function request(port: number, path: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; body: string; allow?: string }> {
+function request(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; body: string; allow?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       let body = "";
@@ -27,7 +32,10 @@ describe("Toolscope's server in front of Next", () => {
   beforeAll(async () => {
     server = createToolscopeHttpServer((req, res) => {
       const forwardedFor = req.headers["x-forwarded-for"];
-      seen.push({ url: req.url ?? "", forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor });
+      seen.push({
+        url: req.url ?? "",
+        forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor,
+      });
       res.writeHead(200, { "content-type": "application/json" });
       res.end("{}");
     });
@@ -39,10 +47,14 @@ describe("Toolscope's server in front of Next", () => {
     seen.length = 0;
     // The sign-in rate limit (Better Auth) and the address audited by callbacks that reach Next's routes
     // (e.g. /api/./callback) read this header's first hop: a client rotating it got unlimited password guesses.
-    expect((await request(port, "/api/auth/sign-in/email", { "x-forwarded-for": "6.6.6.6, 10.0.0.1" })).status).toBe(200);
+    expect((await request(port, "/api/auth/sign-in/email", { "x-forwarded-for": "6.6.6.6, 10.0.0.1" })).status).toBe(
+      200,
+    );
     expect((await request(port, "/api/./callback")).status).toBe(200);
     expect(seen.map((s) => s.forwardedFor)).toEqual(["127.0.0.1", "127.0.0.1"]);
-    const web = fromWebRequest(new Request("http://127.0.0.1/api/callback", { headers: { "x-forwarded-for": seen[0]?.forwardedFor ?? "" } }));
+    const web = fromWebRequest(
+      new Request("http://127.0.0.1/api/callback", { headers: { "x-forwarded-for": seen[0]?.forwardedFor ?? "" } }),
+    );
     expect(web.remoteAddress).toBe("127.0.0.1");
   });
 
@@ -70,7 +82,8 @@ describe("Toolscope's server in front of Next", () => {
       }
     }
     expect(seen).toEqual([]);
-    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect((await request(port, "/api/threads", {}, method)).status, method).toBe(200);
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+      expect((await request(port, "/api/threads", {}, method)).status, method).toBe(200);
   });
 
   it("answers a mis-cased API path (/API/callback) with a JSON 404 naming the path to use, never handing it to Next's pages", async () => {
@@ -84,11 +97,18 @@ describe("Toolscope's server in front of Next", () => {
     for (const [path, method, use] of cases) {
       const answer = await request(port, path, {}, method);
       expect(answer.status, path).toBe(404);
-      expect(JSON.parse(answer.body), path).toEqual({ error: { code: "not_found", message: `No endpoint at ${path}: API paths are case-sensitive; use ${use}`, details: { use } } });
+      expect(JSON.parse(answer.body), path).toEqual({
+        error: {
+          code: "not_found",
+          message: `No endpoint at ${path}: API paths are case-sensitive; use ${use}`,
+          details: { use },
+        },
+      });
     }
     expect(seen).toEqual([]);
     // Pages and correctly cased API paths still reach Next.
-    for (const path of ["/Threads", "/api/threads/Group-A/summary", "/apis"]) expect((await request(port, path)).status, path).toBe(200);
+    for (const path of ["/Threads", "/api/threads/Group-A/summary", "/apis"])
+      expect((await request(port, path)).status, path).toBe(200);
     expect(seen.map((s) => s.url)).toEqual(["/Threads", "/api/threads/Group-A/summary", "/apis"]);
   });
 });

@@ -53,11 +53,28 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
       if (!NEXT_METHODS.has(req.method ?? "GET")) {
         const allow = [...NEXT_METHODS].join(", ");
-        writeReply(req, res, errorReply(new AppError("method_not_allowed", `${req.method} is not allowed here; use ${allow}`, { headers: { allow } })));
+        writeReply(
+          req,
+          res,
+          errorReply(
+            new AppError("method_not_allowed", `${req.method} is not allowed here; use ${allow}`, {
+              headers: { allow },
+            }),
+          ),
+        );
         return;
       }
       if (!pathDecodes(path)) {
-        writeReply(req, res, errorReply(new AppError("bad_request", "The URL path has a percent-escape that is not UTF-8 (e.g. %ff); encode ids with encodeURIComponent")));
+        writeReply(
+          req,
+          res,
+          errorReply(
+            new AppError(
+              "bad_request",
+              "The URL path has a percent-escape that is not UTF-8 (e.g. %ff); encode ids with encodeURIComponent",
+            ),
+          ),
+        );
         return;
       }
       // /API/callback: Next would draw an HTML page (or, exposed, redirect to sign-in); an API client needs JSON.
@@ -100,7 +117,11 @@ function urlHost(host: string): string {
 }
 
 /** Listens on every host of `hosts` with one port; an IPv6 loopback that this machine lacks is skipped. */
-async function listenAll(fallback: Fallback, port: number, hosts: string[]): Promise<{ servers: http.Server[]; port: number }> {
+async function listenAll(
+  fallback: Fallback,
+  port: number,
+  hosts: string[],
+): Promise<{ servers: http.Server[]; port: number }> {
   const servers: http.Server[] = [];
   let actualPort = port;
   for (const [index, host] of hosts.entries()) {
@@ -122,7 +143,11 @@ export async function startToolscopeServer(options: ServerOptions): Promise<http
   const app = next({ dev: false, dir: options.dir, hostname: first, port: options.port });
   await Promise.all([app.prepare(), getDatabase()]);
   const handle = app.getRequestHandler();
-  const { servers, port } = await listenAll((req, res) => void handle(req, res), options.port, options.hosts.length > 0 ? options.hosts : [first]);
+  const { servers, port } = await listenAll(
+    (req, res) => void handle(req, res),
+    options.port,
+    options.hosts.length > 0 ? options.hosts : [first],
+  );
   const stopDeadlines = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
   const stopRetention = startRetentionSweeper();
   const stopSweeper = () => {
@@ -134,7 +159,9 @@ export async function startToolscopeServer(options: ServerOptions): Promise<http
     .then((db) => foldAuditJournal(db))
     .catch((error: unknown) => console.error("[toolscope] audit journal not folded yet", error));
   const url = `http://${urlHost(first)}:${port}`;
-  console.log(`[toolscope] ready on ${url}${servers.length > 1 ? ` (also ${options.hosts.slice(1).map(urlHost).join(", ")})` : ""}`);
+  console.log(
+    `[toolscope] ready on ${url}${servers.length > 1 ? ` (also ${options.hosts.slice(1).map(urlHost).join(", ")})` : ""}`,
+  );
   options.onReady?.(url);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

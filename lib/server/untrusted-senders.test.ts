@@ -28,7 +28,11 @@ function databaseBytes(file: string): number {
 }
 
 const post = (base: string, body: Buffer | string) =>
-  fetch(`${base}/api/callback`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : new Uint8Array(body) });
+  fetch(`${base}/api/callback`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
 
 describe("untrusted senders", () => {
   const started: { dir: string; child: ChildProcess }[] = [];
@@ -42,7 +46,9 @@ describe("untrusted senders", () => {
   it("11 unsigned 15 MB callbacks to a signed server are refused and do not grow the database by their size", async () => {
     const s = await server({});
     started.push(s);
-    const body = Buffer.from(JSON.stringify({ type: "tool_result", group_id: "g", id: "c", text: "x".repeat(15 * MB) }));
+    const body = Buffer.from(
+      JSON.stringify({ type: "tool_result", group_id: "g", id: "c", text: "x".repeat(15 * MB) }),
+    );
     const before = databaseBytes(s.file);
     for (let i = 0; i < 11; i++) {
       const response = await post(s.base, body);
@@ -52,10 +58,22 @@ describe("untrusted senders", () => {
     expect(grown, `grew by ${grown} bytes`).toBeLessThan(11 * 64 * 1024 * 2 + 1 * MB);
     const db = new Sqlite(s.file, { readonly: true });
     try {
-      const rows = db.prepare(`SELECT outcome, httpStatus, bodyBytes, bodySha256, length(rawBody) AS kept, rawBodyTruncated FROM "Delivery"`).all();
+      const rows = db
+        .prepare(
+          `SELECT outcome, httpStatus, bodyBytes, bodySha256, length(rawBody) AS kept, rawBodyTruncated FROM "Delivery"`,
+        )
+        .all();
       expect(rows).toHaveLength(11);
       const sha = createHash("sha256").update(body).digest("hex");
-      for (const row of rows) expect(row).toEqual({ outcome: "unauthorized", httpStatus: 401, bodyBytes: body.length, bodySha256: sha, kept: 64 * 1024, rawBodyTruncated: 1 });
+      for (const row of rows)
+        expect(row).toEqual({
+          outcome: "unauthorized",
+          httpStatus: 401,
+          bodyBytes: body.length,
+          bodySha256: sha,
+          kept: 64 * 1024,
+          rawBodyTruncated: 1,
+        });
     } finally {
       db.close();
     }
@@ -65,7 +83,15 @@ describe("untrusted senders", () => {
     const s = await server({ TOOLSCOPE_MAX_INFLIGHT_BYTES: String(20 * MB) });
     started.push(s);
     const body = Buffer.alloc(12 * MB, "x");
-    const answers = await Promise.all(Array.from({ length: 4 }, () => post(s.base, body).then(async (r) => ({ status: r.status, retryAfter: r.headers.get("retry-after"), body: await r.json() }))));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post(s.base, body).then(async (r) => ({
+          status: r.status,
+          retryAfter: r.headers.get("retry-after"),
+          body: await r.json(),
+        })),
+      ),
+    );
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     for (const a of refused) {
@@ -82,7 +108,10 @@ describe("untrusted senders", () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 9; i++) {
-      const response = await post(s.base, JSON.stringify({ type: "tool_result", group_id: "g", id: "c", text: `t${i}` }));
+      const response = await post(
+        s.base,
+        JSON.stringify({ type: "tool_result", group_id: "g", id: "c", text: `t${i}` }),
+      );
       statuses.push(response.status);
       if (response.status === 429) retryAfter = response.headers.get("retry-after");
     }
@@ -99,19 +128,34 @@ describe("untrusted senders", () => {
 
   it("exposed mode: a caller without a valid key is rate-limited too (401 ×5, then 429 + Retry-After)", async () => {
     // The access check refused them before the budget was looked at, so 401s were charged but never limited.
-    const s = await server({ TOOLSCOPE_SECRET: "untrusted-senders-exposed-secret-0123456789", TOOLSCOPE_REFUSAL_BURST: "5", TOOLSCOPE_REFUSALS_PER_MINUTE: "6" });
+    const s = await server({
+      TOOLSCOPE_SECRET: "untrusted-senders-exposed-secret-0123456789",
+      TOOLSCOPE_REFUSAL_BURST: "5",
+      TOOLSCOPE_REFUSALS_PER_MINUTE: "6",
+    });
     started.push(s);
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 8; i++) {
-      const headers: Record<string, string> = { "content-type": "application/json", ...(i % 2 === 1 ? { authorization: `Bearer tsk_guess${i}` } : {}) };
-      const response = await fetch(`${s.base}/api/events`, { method: "POST", headers, body: JSON.stringify({ type: "message", group_id: "g", role: "user", text: "x" }) });
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        ...(i % 2 === 1 ? { authorization: `Bearer tsk_guess${i}` } : {}),
+      };
+      const response = await fetch(`${s.base}/api/events`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ type: "message", group_id: "g", role: "user", text: "x" }),
+      });
       statuses.push(response.status);
       if (response.status === 429) retryAfter = response.headers.get("retry-after");
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-    const otlp = await fetch(`${s.base}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const otlp = await fetch(`${s.base}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(otlp.status).toBe(429);
     expect(otlp.headers.get("retry-after")).toMatch(/^\d+$/);
   }, 120_000);

@@ -20,13 +20,17 @@ async function findCancellations(db: ModelClient, callRowIds: number[]): Promise
   const byCall = new Map<number, Cancellation>();
   for (const event of events) {
     // The first cancellation counts; a repeated cancel is answered idempotently and records nothing new.
-    if (event.toolCallId !== null && !byCall.has(event.toolCallId)) byCall.set(event.toolCallId, { ...event, toolCallId: event.toolCallId });
+    if (event.toolCallId !== null && !byCall.has(event.toolCallId))
+      byCall.set(event.toolCallId, { ...event, toolCallId: event.toolCallId });
   }
   return byCall;
 }
 
 /** Newest registration first (by row id: stable while results arrive, so rows never reorder under the reader). */
-export async function findSubscriptions(db: ModelClient, options: { state: SubscriptionState; limit: number }): Promise<SubscriptionSummary[]> {
+export async function findSubscriptions(
+  db: ModelClient,
+  options: { state: SubscriptionState; limit: number },
+): Promise<SubscriptionSummary[]> {
   const calls = await db.toolCall.findMany({
     where: { subscription: options.state },
     orderBy: { id: "desc" },
@@ -43,7 +47,13 @@ export async function findSubscriptions(db: ModelClient, options: { state: Subsc
       requestedAt: true,
     },
   });
-  const cancellations = options.state === "cancelled" ? await findCancellations(db, calls.map((c) => c.id)) : new Map<number, Cancellation>();
+  const cancellations =
+    options.state === "cancelled"
+      ? await findCancellations(
+          db,
+          calls.map((c) => c.id),
+        )
+      : new Map<number, Cancellation>();
   return calls.map((call) => {
     const cancellation = cancellations.get(call.id);
     return {

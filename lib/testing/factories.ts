@@ -8,16 +8,32 @@ export function uniqueId(prefix: string): string {
 }
 
 export function toolCallEvent(overrides: Record<string, unknown> = {}) {
-  return { type: "tool_call", group_id: uniqueId("thread"), id: uniqueId("call"), name: "search_docs", arguments: '{"q":"toolscope"}', ...overrides };
+  return {
+    type: "tool_call",
+    group_id: uniqueId("thread"),
+    id: uniqueId("call"),
+    name: "search_docs",
+    arguments: '{"q":"toolscope"}',
+    ...overrides,
+  };
 }
 
 export function toolResultMessage(overrides: Record<string, unknown> = {}) {
-  return { type: "tool_result", group_id: "thread_x", id: "call_x", call_id: null, text: "3 documents found", ...overrides };
+  return {
+    type: "tool_result",
+    group_id: "thread_x",
+    id: "call_x",
+    call_id: null,
+    text: "3 documents found",
+    ...overrides,
+  };
 }
 
 /** A delivery as the HTTP layer hands it to the service; `body` is JSON-encoded unless already bytes or a string. */
 export function rawDelivery(body: unknown, overrides: Partial<RawDelivery> = {}): RawDelivery {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : JSON.stringify(body), "utf8");
+  const bytes = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(typeof body === "string" ? body : JSON.stringify(body), "utf8");
   return {
     body: bytes,
     tooLarge: false,

@@ -10,7 +10,8 @@ export default async function setup(): Promise<() => void> {
     console.log(`[vitest] PostgreSQL integration tests on ${redactUrl(url)}`);
     return () => {};
   }
-  if (process.env.CI) throw new Error("CI: no PostgreSQL reachable for the integration tests (start it or set TEST_DATABASE_URL)");
+  if (process.env.CI)
+    throw new Error("CI: no PostgreSQL reachable for the integration tests (start it or set TEST_DATABASE_URL)");
   console.warn(SKIP_BANNER);
   return () => console.warn(SKIP_BANNER);
 }

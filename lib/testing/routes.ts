@@ -12,7 +12,13 @@ type PostRoute = { POST: (request: Request) => Promise<Response> };
 /** POSTs `body` as application/json: a value is sent as its JSON text, bytes exactly as given. */
 export function postJson(route: PostRoute, path: string, body: unknown): Promise<Response> {
   const payload = body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body);
-  return route.POST(new Request(`${LOOPBACK_ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: payload }));
+  return route.POST(
+    new Request(`${LOOPBACK_ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: payload,
+    }),
+  );
 }
 
 /**

@@ -3,7 +3,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { nodeScriptArgs } from "./node-command.ts";
 
-export function startCallbackServer(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
+export function startCallbackServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, nodeScriptArgs("scripts/serve-callbacks.ts"), {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -16,7 +16,14 @@ describe.each(testBackends())("a thread's errors on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     const seed = createSeeder(t.database);
-    const error = (groupId: string, id?: string) => seed.event({ type: "error", group_id: groupId, message: "tool crashed", layer: "runtime", ...(id ? { id } : {}) });
+    const error = (groupId: string, id?: string) =>
+      seed.event({
+        type: "error",
+        group_id: groupId,
+        message: "tool crashed",
+        layer: "runtime",
+        ...(id ? { id } : {}),
+      });
     // An errored call and the runtime's error event about that call: one failure.
     await seed.call({ group_id: "e-errored-call", id: "c1", occurred_at: at(9) });
     await seed.deliver({ group_id: "e-errored-call", id: "c1", text: "Error: connection reset" });
@@ -47,16 +54,27 @@ describe.each(testBackends())("a thread's errors on $provider", (backend) => {
     const page = await listThreads({ query: {}, database: t.database });
     expect(Object.fromEntries(page.threads.map((thread) => [thread.groupId, thread.counts.errors]))).toEqual(expected);
     // The thread's figures still say what kind each failure is.
-    expect(page.threads.find((thread) => thread.groupId === "e-errored-call")?.counts).toMatchObject({ errored: 1, errorEvents: 1, errors: 1 });
+    expect(page.threads.find((thread) => thread.groupId === "e-errored-call")?.counts).toMatchObject({
+      errored: 1,
+      errorEvents: 1,
+      errors: 1,
+    });
   });
 
   it("gives the overview's recent threads the same counts", async () => {
     const overview = await getOverview({ database: t.database });
-    expect(Object.fromEntries(overview.recentThreads.map((thread) => [thread.groupId, thread.errors]))).toEqual(expected);
+    expect(Object.fromEntries(overview.recentThreads.map((thread) => [thread.groupId, thread.errors]))).toEqual(
+      expected,
+    );
   });
 
   it("finds exactly the threads with a failure under 'has errors'", async () => {
     const page = await listThreads({ query: { errors: "1" }, database: t.database });
-    expect(page.threads.map((thread) => thread.groupId).sort()).toEqual(["e-errored-call", "e-event-on-ok-call", "e-three", "e-timed-out"]);
+    expect(page.threads.map((thread) => thread.groupId).sort()).toEqual([
+      "e-errored-call",
+      "e-event-on-ok-call",
+      "e-three",
+      "e-timed-out",
+    ]);
   });
 });

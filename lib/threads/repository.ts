@@ -6,12 +6,28 @@ import type { Prisma } from "../db/generated/sqlite/client.ts";
 import { empty, join, raw, sql } from "../db/sql.ts";
 import type { CallBrief } from "./schemas.ts";
 
-export type ThreadRow = { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: string; lastActivityAt: string; timelineEpoch: number };
+export type ThreadRow = {
+  id: number;
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+  timelineEpoch: number;
+};
 
 const iso = (date: Date): string => date.toISOString();
 const isoOrNull = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 
-function toThreadRow(row: { id: number; groupId: string; title: string | null; vendor: string | null; createdAt: Date; lastActivityAt: Date; timelineEpoch: number }): ThreadRow {
+function toThreadRow(row: {
+  id: number;
+  groupId: string;
+  title: string | null;
+  vendor: string | null;
+  createdAt: Date;
+  lastActivityAt: Date;
+  timelineEpoch: number;
+}): ThreadRow {
   return { ...row, createdAt: iso(row.createdAt), lastActivityAt: iso(row.lastActivityAt) };
 }
 
@@ -27,7 +43,15 @@ export type ThreadPageFilter = {
 
 export type KeysetPosition = { lastActivityAt: Date; id: number; direction: "after" | "before" };
 
-const THREAD_SELECT = { id: true, groupId: true, title: true, vendor: true, createdAt: true, lastActivityAt: true, timelineEpoch: true } as const;
+const THREAD_SELECT = {
+  id: true,
+  groupId: true,
+  title: true,
+  vendor: true,
+  createdAt: true,
+  lastActivityAt: true,
+  timelineEpoch: true,
+} as const;
 
 // Prisma's `contains` is a LIKE underneath that passes % and _ through as wildcards (and SQLite's LIKE has
 // no escape character unless the statement names one). A search containing them is matched here with an
@@ -41,13 +65,19 @@ async function literalSearchIds(client: ModelClient, filter: ThreadPageFilter): 
   const inResults = filter.searchText
     ? sql` OR EXISTS (SELECT 1 FROM "ToolCall" c JOIN "ToolResult" r ON r."toolCallId" = c."id" WHERE c."threadId" = t."id" AND r."text" LIKE ${pattern} ESCAPE '\\')`
     : empty;
-  const rows = await client.$queryRaw<{ id: number | bigint }[]>(sql`SELECT t."id" FROM "Thread" t WHERE t."groupId" LIKE ${pattern} ESCAPE '\\'
+  const rows = await client.$queryRaw<
+    { id: number | bigint }[]
+  >(sql`SELECT t."id" FROM "Thread" t WHERE t."groupId" LIKE ${pattern} ESCAPE '\\'
     OR EXISTS (SELECT 1 FROM "ToolCall" c WHERE c."threadId" = t."id" AND c."toolName" LIKE ${pattern} ESCAPE '\\')${inResults}
     LIMIT ${LITERAL_MATCH_LIMIT}`);
   return rows.map((row) => Number(row.id));
 }
 
-function threadWhere(filter: ThreadPageFilter, position: KeysetPosition | null, literalIds: number[] | null = null): Prisma.ThreadWhereInput {
+function threadWhere(
+  filter: ThreadPageFilter,
+  position: KeysetPosition | null,
+  literalIds: number[] | null = null,
+): Prisma.ThreadWhereInput {
   const and: Prisma.ThreadWhereInput[] = [];
   if (literalIds) {
     and.push({ id: { in: literalIds } });
@@ -62,7 +92,10 @@ function threadWhere(filter: ThreadPageFilter, position: KeysetPosition | null, 
     });
   }
   if (filter.status) and.push({ calls: { some: { status: filter.status } } });
-  if (filter.errors) and.push({ OR: [{ calls: { some: { status: { in: [...FAILED_CALL_STATUSES] } } } }, { events: { some: { kind: "error" } } }] });
+  if (filter.errors)
+    and.push({
+      OR: [{ calls: { some: { status: { in: [...FAILED_CALL_STATUSES] } } } }, { events: { some: { kind: "error" } } }],
+    });
   if (filter.pending) and.push({ calls: { some: { status: "pending" } } });
   if (filter.since) and.push({ lastActivityAt: { gte: filter.since } });
   if (position) {
@@ -105,7 +138,12 @@ export async function countCallsByThread(client: ModelClient, threadIds: number[
     _count: { _all: true },
     _sum: { resultCount: true },
   });
-  return rows.map((row) => ({ threadId: row.threadId, status: row.status, calls: row._count._all, results: row._sum.resultCount ?? 0 }));
+  return rows.map((row) => ({
+    threadId: row.threadId,
+    status: row.status,
+    calls: row._count._all,
+    results: row._sum.resultCount ?? 0,
+  }));
 }
 
 /** Call statuses that are failures: what a thread's "errors" count and the "has errors" filter mean by a failed call. */
@@ -115,9 +153,14 @@ export const FAILED_CALL_STATUSES = ["errored", "timed_out"] as const;
  * Error events per thread: all of them, and those `apart` from a failed call (no call, or a call that did not
  * fail) — an errored OTel span is both an errored call and an error event, and is one error, not two.
  */
-export async function countErrorEventsByThread(client: ModelClient, threadIds: number[]): Promise<Map<number, { all: number; apart: number }>> {
+export async function countErrorEventsByThread(
+  client: ModelClient,
+  threadIds: number[],
+): Promise<Map<number, { all: number; apart: number }>> {
   if (threadIds.length === 0) return new Map();
-  const rows = await client.$queryRaw<{ threadId: number | bigint; all: number | bigint; apart: number | bigint | null }[]>(
+  const rows = await client.$queryRaw<
+    { threadId: number | bigint; all: number | bigint; apart: number | bigint | null }[]
+  >(
     sql`SELECT e."threadId" AS "threadId", COUNT(*) AS "all",
       SUM(CASE WHEN c."status" IN (${join(FAILED_CALL_STATUSES.map((status) => sql`${status}`))}) THEN 0 ELSE 1 END) AS "apart"
       FROM "Event" e LEFT JOIN "ToolCall" c ON c."id" = e."toolCallId"
@@ -127,9 +170,16 @@ export async function countErrorEventsByThread(client: ModelClient, threadIds: n
   return new Map(rows.map((row) => [Number(row.threadId), { all: Number(row.all), apart: Number(row.apart ?? 0) }]));
 }
 
-export async function countToolsByThread(client: ModelClient, threadIds: number[]): Promise<{ threadId: number; toolName: string; calls: number }[]> {
+export async function countToolsByThread(
+  client: ModelClient,
+  threadIds: number[],
+): Promise<{ threadId: number; toolName: string; calls: number }[]> {
   if (threadIds.length === 0) return [];
-  const rows = await client.toolCall.groupBy({ by: ["threadId", "toolName"], where: { threadId: { in: threadIds } }, _count: { _all: true } });
+  const rows = await client.toolCall.groupBy({
+    by: ["threadId", "toolName"],
+    where: { threadId: { in: threadIds } },
+    _count: { _all: true },
+  });
   return rows.map((row) => ({ threadId: row.threadId, toolName: row.toolName, calls: row._count._all }));
 }
 
@@ -157,12 +207,18 @@ export type EventRow = {
   occurredAt: string;
 };
 
-export async function findEventText(client: ModelClient, threadId: number, eventId: number): Promise<{ text: string | null; textEscaped: boolean } | null> {
+export async function findEventText(
+  client: ModelClient,
+  threadId: number,
+  eventId: number,
+): Promise<{ text: string | null; textEscaped: boolean } | null> {
   return client.event.findFirst({ where: { id: eventId, threadId }, select: { text: true, textEscaped: true } });
 }
 
 /** A call as the repository reads it: the CallBrief DTO's columns, before previews and the latest result. */
-export type CallBriefRow = Omit<CallBrief, "argumentsPreview" | "argumentsIsJson" | "latestResult"> & { argumentsEscaped: boolean };
+export type CallBriefRow = Omit<CallBrief, "argumentsPreview" | "argumentsIsJson" | "latestResult"> & {
+  argumentsEscaped: boolean;
+};
 
 export async function findCallBriefs(client: ModelClient, ids: number[]): Promise<CallBriefRow[]> {
   if (ids.length === 0) return [];
@@ -219,12 +275,19 @@ export type ResultBriefRow = {
 const PAIRS_PER_QUERY = 300;
 
 /** The newest result of each call (ordinal = resultCount − 1), by the (toolCallId, ordinal) unique key. */
-export async function findLatestResultBriefs(client: ModelClient, calls: { id: number; resultCount: number }[]): Promise<ResultBriefRow[]> {
+export async function findLatestResultBriefs(
+  client: ModelClient,
+  calls: { id: number; resultCount: number }[],
+): Promise<ResultBriefRow[]> {
   const withResults = calls.filter((call) => call.resultCount > 0);
   const found: ResultBriefRow[] = [];
   for (let start = 0; start < withResults.length; start += PAIRS_PER_QUERY) {
     const rows = await client.toolResult.findMany({
-      where: { OR: withResults.slice(start, start + PAIRS_PER_QUERY).map((call) => ({ toolCallId: call.id, ordinal: call.resultCount - 1 })) },
+      where: {
+        OR: withResults
+          .slice(start, start + PAIRS_PER_QUERY)
+          .map((call) => ({ toolCallId: call.id, ordinal: call.resultCount - 1 })),
+      },
       select: {
         id: true,
         toolCallId: true,
@@ -265,7 +328,12 @@ export type Heads = Map<number, Record<string, string | null>>;
  * The first `length` characters of text columns for the given rows, read with SQL substr() so a 5 MB
  * result costs the database a few hundred bytes of transfer. Works the same on SQLite and PostgreSQL.
  */
-export async function findTextHeads<T extends HeadTable>(client: ModelClient, table: T, ids: number[], length: number): Promise<Heads> {
+export async function findTextHeads<T extends HeadTable>(
+  client: ModelClient,
+  table: T,
+  ids: number[],
+  length: number,
+): Promise<Heads> {
   const heads: Heads = new Map();
   if (ids.length === 0) return heads;
   const size = Math.max(1, Math.floor(length));

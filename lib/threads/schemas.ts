@@ -6,7 +6,13 @@ export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "c
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** Last-activity windows the list can be narrowed to, with their length in milliseconds. */
-export const TIME_RANGES = { "15m": 15 * 60_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
+export const TIME_RANGES = {
+  "15m": 15 * 60_000,
+  "1h": 3_600_000,
+  "24h": 86_400_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+} as const;
 export type TimeRange = keyof typeof TIME_RANGES;
 const TIME_RANGE_KEYS = ["15m", "1h", "24h", "7d", "30d"] as const satisfies readonly TimeRange[];
 
@@ -21,14 +27,24 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 const flag = z.preprocess(blankToUndefined, z.enum(["1"]).optional());
 
 export const threadListQuerySchema = z.object({
-  q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).describe("Search: group id and tool name (contains)"),
+  q: z
+    .preprocess(blankToUndefined, z.string().trim().max(200).optional())
+    .describe("Search: group id and tool name (contains)"),
   in: z.preprocess(blankToUndefined, z.enum(SEARCH_SCOPES).optional()).describe('"text" also searches result text'),
-  status: z.preprocess(blankToUndefined, z.enum(CALL_STATUSES).optional()).describe("Threads with at least one call in this status"),
+  status: z
+    .preprocess(blankToUndefined, z.enum(CALL_STATUSES).optional())
+    .describe("Threads with at least one call in this status"),
   errors: flag.describe("1: threads with an error (an errored or timed-out call, or a runtime error event)"),
   pending: flag.describe("1: threads with a call awaiting its result"),
-  range: z.preprocess(blankToUndefined, z.enum(TIME_RANGE_KEYS).optional()).describe("Last activity within this window"),
-  after: z.preprocess(blankToUndefined, z.string().max(200).optional()).describe("Cursor: the page after this one (older threads)"),
-  before: z.preprocess(blankToUndefined, z.string().max(200).optional()).describe("Cursor: the page before this one (newer threads)"),
+  range: z
+    .preprocess(blankToUndefined, z.enum(TIME_RANGE_KEYS).optional())
+    .describe("Last activity within this window"),
+  after: z
+    .preprocess(blankToUndefined, z.string().max(200).optional())
+    .describe("Cursor: the page after this one (older threads)"),
+  before: z
+    .preprocess(blankToUndefined, z.string().max(200).optional())
+    .describe("Cursor: the page before this one (newer threads)"),
   limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(MAX_THREAD_PAGE_SIZE).optional()),
 });
 export type ThreadListQuery = z.infer<typeof threadListQuerySchema>;
@@ -80,7 +96,9 @@ export const LOW_CONFIDENCE = 0.5;
 
 const eventIdParam = z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional());
 const timelineFilterShape = {
-  q: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).describe("Search: tool name, call id, arguments, result and event text (contains)"),
+  q: z
+    .preprocess(blankToUndefined, z.string().trim().max(200).optional())
+    .describe("Search: tool name, call id, arguments, result and event text (contains)"),
   only: z.preprocess(blankToUndefined, z.enum(TIMELINE_ONLY).optional()).describe("Only these rows"),
 };
 
@@ -104,11 +122,17 @@ export type LocateTarget = (typeof LOCATE_TARGETS)[number];
 
 /** GET /api/threads/{groupId}/locate: one of (target + direction + from), step, call, event. */
 export const locateQuerySchema = z.object({
-  target: z.preprocess(blankToUndefined, z.enum(LOCATE_TARGETS).optional()).describe("The next / previous row of this kind (match: rows matching q / only)"),
+  target: z
+    .preprocess(blankToUndefined, z.enum(LOCATE_TARGETS).optional())
+    .describe("The next / previous row of this kind (match: rows matching q / only)"),
   direction: z.preprocess(blankToUndefined, z.enum(["next", "prev"]).optional()),
   from: eventIdParam.describe("Start after (next) or before (prev) this event id"),
-  step: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional()).describe("The first row of this model step (or the next step that exists)"),
-  call: z.preprocess(blankToUndefined, z.string().trim().max(500).optional()).describe("A call by its id (the protocol's id or the vendor's call id)"),
+  step: z
+    .preprocess(blankToUndefined, z.coerce.number().int().min(0).max(2_147_483_647).optional())
+    .describe("The first row of this model step (or the next step that exists)"),
+  call: z
+    .preprocess(blankToUndefined, z.string().trim().max(500).optional())
+    .describe("A call by its id (the protocol's id or the vendor's call id)"),
   ...timelineFilterShape,
 });
 export type LocateQuery = z.infer<typeof locateQuerySchema>;

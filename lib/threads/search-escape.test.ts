@@ -9,13 +9,22 @@ describe.each(testBackends())("thread search on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     const groups = ["run_a", "runXa", "100%done", "1000done", "back\\slash", "backXslash"];
-    await recordEvents(groups.map((group_id, i) => ({ type: "tool_call", group_id, id: `c${i}`, name: i === 0 ? "read_file" : "readXfile" })), { database: t.database });
+    await recordEvents(
+      groups.map((group_id, i) => ({
+        type: "tool_call",
+        group_id,
+        id: `c${i}`,
+        name: i === 0 ? "read_file" : "readXfile",
+      })),
+      { database: t.database },
+    );
   });
   afterAll(async () => {
     await t.cleanup();
   });
 
-  const search = async (q: string) => (await listThreads({ query: { q }, database: t.database })).threads.map((thread) => thread.groupId).sort();
+  const search = async (q: string) =>
+    (await listThreads({ query: { q }, database: t.database })).threads.map((thread) => thread.groupId).sort();
 
   it("treats % and _ (and \\) as ordinary characters", async () => {
     expect(await search("n_a")).toEqual(["run_a"]);

@@ -40,8 +40,22 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     // alpha: a pending deploy; beta: a completed search; gamma: an errored call; delta: a runtime error event.
-    await event({ type: "tool_call", group_id: "alpha-1", id: "c1", name: "deploy_service", arguments: { env: "prod" }, occurred_at: at(1) });
-    await event({ type: "tool_call", group_id: "beta-1", id: "c1", name: "search_docs", arguments: '{"q":"x"}', occurred_at: at(2) });
+    await event({
+      type: "tool_call",
+      group_id: "alpha-1",
+      id: "c1",
+      name: "deploy_service",
+      arguments: { env: "prod" },
+      occurred_at: at(1),
+    });
+    await event({
+      type: "tool_call",
+      group_id: "beta-1",
+      id: "c1",
+      name: "search_docs",
+      arguments: '{"q":"x"}',
+      occurred_at: at(2),
+    });
     await result({ group_id: "beta-1", id: "c1", text: "found the needle in a haystack" }, new Date(at(3)));
     await event({ type: "tool_call", group_id: "gamma-1", id: "c1", name: "search_docs", occurred_at: at(4) });
     await result({ group_id: "gamma-1", id: "c1", text: "Error: rate limited" }, new Date(at(5)));
@@ -55,7 +69,15 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
     const page = await list({});
     expect(page.threads.map((thread) => thread.groupId)).toEqual(["gamma-1", "beta-1", "delta-1", "alpha-1"]);
     const beta = page.threads.find((thread) => thread.groupId === "beta-1");
-    expect(beta?.counts).toEqual({ calls: 1, pending: 0, errored: 0, timedOut: 0, results: 1, errorEvents: 0, errors: 0 });
+    expect(beta?.counts).toEqual({
+      calls: 1,
+      pending: 0,
+      errored: 0,
+      timedOut: 0,
+      results: 1,
+      errorEvents: 0,
+      errors: 0,
+    });
     expect(beta?.tools).toEqual(["search_docs"]);
     expect(page.threads.find((thread) => thread.groupId === "gamma-1")?.counts.errored).toBe(1);
     expect(page.nextCursor).toBeNull();
@@ -94,18 +116,50 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
     const key = "sk-proj-abcdefghij0123456789ABCDEFGH";
     await event([
       { type: "message", group_id: group, role: "user", text: "Weather in Paris and Tokyo?", occurred_at: at(10) },
-      { type: "tool_call", group_id: group, id: "w1", name: "get_weather", arguments: '{"city":"Paris"}', step: 1, occurred_at: at(11) },
-      { type: "tool_call", group_id: group, id: "w2", name: "get_weather", arguments: { city: "Tokyo", token: key }, step: 1, occurred_at: at(11) },
+      {
+        type: "tool_call",
+        group_id: group,
+        id: "w1",
+        name: "get_weather",
+        arguments: '{"city":"Paris"}',
+        step: 1,
+        occurred_at: at(11),
+      },
+      {
+        type: "tool_call",
+        group_id: group,
+        id: "w2",
+        name: "get_weather",
+        arguments: { city: "Tokyo", token: key },
+        step: 1,
+        occurred_at: at(11),
+      },
       { type: "output_text", group_id: group, text: `x${"y".repeat(3000)}`, occurred_at: at(12) },
     ]);
-    await result({ group_id: group, id: "w1", text: `Sunny, 21°C \u202E ${key}`, display_as: [{ type: "text", content: "Paris: sunny" }] });
+    await result({
+      group_id: group,
+      id: "w1",
+      text: `Sunny, 21°C \u202E ${key}`,
+      display_as: [{ type: "text", content: "Paris: sunny" }],
+    });
 
     const page = await getTimelinePage({ groupId: group, after: 0, limit: 3 });
     expect(page.events.map((e) => e.kind)).toEqual(["message", "tool_call", "tool_call"]);
     expect(page.hasMore).toBe(true);
     const paris = page.calls.find((call) => call.callKey === "w1");
-    expect(paris).toMatchObject({ status: "completed", step: 1, resultCount: 1, argumentsPreview: '{"city":"Paris"}', argumentsIsJson: true });
-    expect(paris?.latestResult).toMatchObject({ displayKind: "text", displayLabel: "Paris: sunny", invisibleCount: 1, secretCount: 1 });
+    expect(paris).toMatchObject({
+      status: "completed",
+      step: 1,
+      resultCount: 1,
+      argumentsPreview: '{"city":"Paris"}',
+      argumentsIsJson: true,
+    });
+    expect(paris?.latestResult).toMatchObject({
+      displayKind: "text",
+      displayLabel: "Paris: sunny",
+      invisibleCount: 1,
+      secretCount: 1,
+    });
     expect(paris?.latestResult?.preview).toContain("⟨U+202E⟩");
     expect(paris?.latestResult?.preview).not.toContain(key);
     expect(page.calls.find((call) => call.callKey === "w2")?.argumentsPreview).not.toContain(key);
@@ -130,7 +184,13 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
 
   it("reads a 2,000-event page (calls, results, previews) within the drivers' parameter limits", async () => {
     const group = "wide-page";
-    const calls = Array.from({ length: 1200 }, (_, i) => ({ type: "tool_call", group_id: group, id: `c${i}`, name: "t", arguments: { i } }));
+    const calls = Array.from({ length: 1200 }, (_, i) => ({
+      type: "tool_call",
+      group_id: group,
+      id: `c${i}`,
+      name: "t",
+      arguments: { i },
+    }));
     for (let start = 0; start < calls.length; start += 600) await event(calls.slice(start, start + 600));
     await Promise.all(calls.map((call) => result({ group_id: group, id: call.id, text: `r ${call.id}` })));
     const page = await getTimelinePage({ groupId: group, after: 0, limit: 2000 });
@@ -143,7 +203,12 @@ describe.each(testBackends())("threads service on $provider", (backend) => {
       { role: "user", content: "hi" },
       { role: "tool", tool_call_id: "call_orphan", content: "orphan output text" },
     ];
-    const imported = await importTranscript({ text: JSON.stringify(transcript), format: "openai-chat", groupId: "orphan-1", database: t.database });
+    const imported = await importTranscript({
+      text: JSON.stringify(transcript),
+      format: "openai-chat",
+      groupId: "orphan-1",
+      database: t.database,
+    });
     expect(imported.status).toBe(201);
     const page = await getTimelinePage({ groupId: "orphan-1", after: 0, limit: 50 });
     const orphan = page?.events.find((e) => e.kind === "tool_result");

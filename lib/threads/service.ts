@@ -38,7 +38,10 @@ function emptyCounts(): ThreadCounts {
 
 /** Each thread's calls per status, results and errors (one definition, used by the threads list and the overview). */
 export async function countsFor(db: Database, threadIds: number[]): Promise<Map<number, ThreadCounts>> {
-  const [callRows, errorEvents] = await Promise.all([countCallsByThread(db.client, threadIds), countErrorEventsByThread(db.client, threadIds)]);
+  const [callRows, errorEvents] = await Promise.all([
+    countCallsByThread(db.client, threadIds),
+    countErrorEventsByThread(db.client, threadIds),
+  ]);
   const counts = new Map(threadIds.map((id) => [id, emptyCounts()]));
   for (const row of callRows) {
     const entry = counts.get(row.threadId);
@@ -53,7 +56,8 @@ export async function countsFor(db: Database, threadIds: number[]): Promise<Map<
     const entry = counts.get(threadId);
     if (entry) entry.errorEvents = count.all;
   }
-  for (const [threadId, entry] of counts) entry.errors = entry.errored + entry.timedOut + (errorEvents.get(threadId)?.apart ?? 0);
+  for (const [threadId, entry] of counts)
+    entry.errors = entry.errored + entry.timedOut + (errorEvents.get(threadId)?.apart ?? 0);
   return counts;
 }
 
@@ -61,8 +65,15 @@ function positionFrom(query: ThreadListQuery): KeysetPosition | null {
   const token = query.after ?? query.before;
   if (token === undefined) return null;
   const cursor = decodeThreadCursor(token);
-  if (!cursor) throw new AppError("invalid", "The page cursor is not valid (it may come from an older link)", { path: query.after ? "after" : "before" });
-  return { lastActivityAt: new Date(cursor.lastActivityAt), id: cursor.id, direction: query.after !== undefined ? "after" : "before" };
+  if (!cursor)
+    throw new AppError("invalid", "The page cursor is not valid (it may come from an older link)", {
+      path: query.after ? "after" : "before",
+    });
+  return {
+    lastActivityAt: new Date(cursor.lastActivityAt),
+    id: cursor.id,
+    direction: query.after !== undefined ? "after" : "before",
+  };
 }
 
 function cursorOf(row: ThreadRow | undefined): string | null {
@@ -70,7 +81,11 @@ function cursorOf(row: ThreadRow | undefined): string | null {
 }
 
 /** GET /api/threads and the /threads page: one page of threads, newest activity first, with counts. */
-export async function listThreads(options: { query: ThreadListQuery; database?: Database; now?: Date }): Promise<ThreadListPage> {
+export async function listThreads(options: {
+  query: ThreadListQuery;
+  database?: Database;
+  now?: Date;
+}): Promise<ThreadListPage> {
   const db = options.database ?? (await getDatabase());
   const { query } = options;
   const limit = query.limit ?? THREAD_PAGE_SIZE;
@@ -129,7 +144,10 @@ async function requireThread(db: Database, groupId: string): Promise<ThreadRow> 
 }
 
 /** The header of the thread page; null when no such thread exists. */
-export async function getThreadSummary(options: { groupId: string; database?: Database }): Promise<ThreadSummary | null> {
+export async function getThreadSummary(options: {
+  groupId: string;
+  database?: Database;
+}): Promise<ThreadSummary | null> {
   const db = options.database ?? (await getDatabase());
   const thread = await findThreadByGroupId(db.client, options.groupId);
   if (!thread) return null;
@@ -150,25 +168,38 @@ export async function getThreadSummary(options: { groupId: string; database?: Da
  * the closest before one, or around one — optionally only the rows matching a search or filter, plus the
  * current state of every call they mention (status, newest result, short previews).
  */
-export async function getTimelinePage(options: TimelineWindowOptions & { groupId: string; database?: Database }): Promise<TimelinePage> {
+export async function getTimelinePage(
+  options: TimelineWindowOptions & { groupId: string; database?: Database },
+): Promise<TimelinePage> {
   const db = options.database ?? (await getDatabase());
   const thread = await requireThread(db, options.groupId);
   return readTimelineWindow(db, thread, options);
 }
 
 /** GET /api/threads/{groupId}/locate: the event of step N, of a call, or the next / previous row of a kind. */
-export async function locateInThread(options: { groupId: string; query: LocateQuery; database?: Database }): Promise<LocateResult> {
+export async function locateInThread(options: {
+  groupId: string;
+  query: LocateQuery;
+  database?: Database;
+}): Promise<LocateResult> {
   const db = options.database ?? (await getDatabase());
   const thread = await requireThread(db, options.groupId);
   return locateRow(db, thread.id, options.query);
 }
 
 /** GET /api/threads/{groupId}/events/{eventId}/text: the whole text of one event, for "show more". */
-export async function getEventText(options: { groupId: string; eventId: number; database?: Database }): Promise<EventText> {
+export async function getEventText(options: {
+  groupId: string;
+  eventId: number;
+  database?: Database;
+}): Promise<EventText> {
   const db = options.database ?? (await getDatabase());
   const thread = await requireThread(db, options.groupId);
   const event = await findEventText(db.client, thread.id, options.eventId);
   if (!event) throw new AppError("not_found", `No event ${options.eventId} in thread "${options.groupId}"`);
   // Masked like every page text (lib/audit/mask); the replay page reveals a value of this thread on request.
-  return { id: options.eventId, text: event.text === null ? "" : new SecretMasker().text(decodeStoredHead(event.text, event.textEscaped, true)) };
+  return {
+    id: options.eventId,
+    text: event.text === null ? "" : new SecretMasker().text(decodeStoredHead(event.text, event.textEscaped, true)),
+  };
 }

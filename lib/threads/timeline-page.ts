@@ -4,7 +4,15 @@ import "server-only";
 import type { Database } from "../db/client.ts";
 import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { chooseDisplay } from "../results/display.ts";
-import { findCallBriefs, findLatestResultBriefs, findTextHeads, type CallBriefRow, type EventRow, type Heads, type ResultBriefRow } from "./repository.ts";
+import {
+  findCallBriefs,
+  findLatestResultBriefs,
+  findTextHeads,
+  type CallBriefRow,
+  type EventRow,
+  type Heads,
+  type ResultBriefRow,
+} from "./repository.ts";
 import type { CallBrief, ResultBrief, TimelineEvent, TimelinePage } from "./schemas.ts";
 import { decodeStoredHead } from "./stored-text-head.ts";
 
@@ -23,7 +31,13 @@ function eventCarriesText(row: { kind: string; toolCallId: number | null }): boo
   return !NO_TEXT_KINDS.has(row.kind) || (row.kind === "tool_result" && row.toolCallId === null);
 }
 
-function headPreview(heads: Heads, id: number, column: string, escaped: boolean, limit: number): { text: string; truncated: boolean } | null {
+function headPreview(
+  heads: Heads,
+  id: number,
+  column: string,
+  escaped: boolean,
+  limit: number,
+): { text: string; truncated: boolean } | null {
   const raw = heads.get(id)?.[column];
   if (raw === null || raw === undefined) return null;
   const complete = raw.length < limit + HEAD_MARGIN;
@@ -81,7 +95,9 @@ function toResultBrief(row: ResultBriefRow, heads: Heads): ResultBrief {
 
 function toCallBrief(row: CallBriefRow, argumentHeads: Heads, latest: ResultBrief | null): CallBrief {
   const json = headPreview(argumentHeads, row.id, "argumentsJson", false, ARGUMENTS_PREVIEW);
-  const text = json ? null : headPreview(argumentHeads, row.id, "argumentsText", row.argumentsEscaped, ARGUMENTS_PREVIEW);
+  const text = json
+    ? null
+    : headPreview(argumentHeads, row.id, "argumentsText", row.argumentsEscaped, ARGUMENTS_PREVIEW);
   const args = json ?? text;
   return {
     id: row.id,
@@ -107,17 +123,30 @@ function errorLayer(dataJson: string | null): string | null {
   if (!dataJson) return null;
   try {
     const data: unknown = JSON.parse(dataJson);
-    if (typeof data === "object" && data !== null && "layer" in data && typeof data.layer === "string") return data.layer;
+    if (typeof data === "object" && data !== null && "layer" in data && typeof data.layer === "string")
+      return data.layer;
   } catch {
     // Not ours to judge here: an unreadable dataJson just has no layer.
   }
   return null;
 }
 
-export type PageMeta = { hasMore: boolean; hasBefore: boolean; firstEventId: number; lastEventId: number; matches: number | null; epoch: number };
+export type PageMeta = {
+  hasMore: boolean;
+  hasBefore: boolean;
+  firstEventId: number;
+  lastEventId: number;
+  matches: number | null;
+  epoch: number;
+};
 
 /** The page for these rows (in id order): events with previews plus the current state of every call they mention. */
-export async function buildTimelinePage(db: Database, groupId: string, rows: EventRow[], meta: PageMeta): Promise<TimelinePage> {
+export async function buildTimelinePage(
+  db: Database,
+  groupId: string,
+  rows: EventRow[],
+  meta: PageMeta,
+): Promise<TimelinePage> {
   const callIds = [...new Set(rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])))];
   const textEventIds = rows.filter(eventCarriesText).map((row) => row.id);
   const calls = await findCallBriefs(db.client, callIds);
@@ -134,7 +163,9 @@ export async function buildTimelinePage(db: Database, groupId: string, rows: Eve
   ]);
   const latestByCall = new Map(latest.map((row) => [row.toolCallId, toResultBrief(row, resultHeads)]));
   const events: TimelineEvent[] = rows.map((row) => {
-    const text = eventCarriesText(row) ? headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW) : null;
+    const text = eventCarriesText(row)
+      ? headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW)
+      : null;
     return {
       id: row.id,
       kind: row.kind,
@@ -149,5 +180,10 @@ export async function buildTimelinePage(db: Database, groupId: string, rows: Eve
       resultId: row.resultId,
     };
   });
-  return { groupId, events, calls: calls.map((call) => toCallBrief(call, argumentHeads, latestByCall.get(call.id) ?? null)), ...meta };
+  return {
+    groupId,
+    events,
+    calls: calls.map((call) => toCallBrief(call, argumentHeads, latestByCall.get(call.id) ?? null)),
+    ...meta,
+  };
 }

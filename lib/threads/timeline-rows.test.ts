@@ -26,7 +26,15 @@ const result = (callRowId: number) => event({ kind: "tool_result", callRowId, re
 
 describe("buildTimelineRows", () => {
   it("batches consecutive calls of one step, even with results arriving in between", () => {
-    const rows = buildTimelineRows([event({}), call(1, 2), result(1), call(2, 2), call(3, 2), event({ kind: "reasoning" }), call(4, 3)]);
+    const rows = buildTimelineRows([
+      event({}),
+      call(1, 2),
+      result(1),
+      call(2, 2),
+      call(3, 2),
+      event({ kind: "reasoning" }),
+      call(4, 3),
+    ]);
     expect(rows.map((row) => row.kind)).toEqual(["event", "batch", "call", "call", "call", "event", "call"]);
     const batch = rows[1];
     expect(batch).toMatchObject({ kind: "batch", step: 2, size: 3 });

@@ -30,10 +30,23 @@ export function buildTimelineRows(events: readonly TimelineEvent[]): TimelineRow
     if (run.length > 1 && step !== null) {
       rows.push({ kind: "batch", key: `batch-${first.id}`, step, size: run.length, firstEventId: first.id });
       run.forEach((event, index) => {
-        rows.push({ kind: "call", key: `call-${event.id}`, eventId: event.id, callRowId: event.callRowId ?? 0, batch: { step, index, size: run.length } });
+        rows.push({
+          kind: "call",
+          key: `call-${event.id}`,
+          eventId: event.id,
+          callRowId: event.callRowId ?? 0,
+          batch: { step, index, size: run.length },
+        });
       });
     } else {
-      for (const event of run) rows.push({ kind: "call", key: `call-${event.id}`, eventId: event.id, callRowId: event.callRowId ?? 0, batch: null });
+      for (const event of run)
+        rows.push({
+          kind: "call",
+          key: `call-${event.id}`,
+          eventId: event.id,
+          callRowId: event.callRowId ?? 0,
+          batch: null,
+        });
     }
     run = [];
   };

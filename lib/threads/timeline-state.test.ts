@@ -4,7 +4,19 @@ import type { CallBrief, TimelineEvent, TimelinePage } from "./schemas.ts";
 import { MAX_WINDOW_EVENTS, initialTimelineState, timelineReducer } from "./timeline-state.ts";
 
 function event(id: number, kind = "tool_call", callRowId: number | null = id): TimelineEvent {
-  return { id, kind, step: null, role: null, occurredAt: "2026-11-22T10:00:00.000Z", source: "api", text: null, textTruncated: false, layer: null, callRowId, resultId: null };
+  return {
+    id,
+    kind,
+    step: null,
+    role: null,
+    occurredAt: "2026-11-22T10:00:00.000Z",
+    source: "api",
+    text: null,
+    textTruncated: false,
+    layer: null,
+    callRowId,
+    resultId: null,
+  };
 }
 function call(id: number, status = "pending"): CallBrief {
   return {
@@ -26,8 +38,24 @@ function call(id: number, status = "pending"): CallBrief {
     latestResult: null,
   };
 }
-function page(events: TimelineEvent[], calls: CallBrief[], hasMore = false, hasBefore = false, epoch = 0): TimelinePage {
-  return { groupId: "g", events, calls, hasMore, hasBefore, firstEventId: events[0]?.id ?? 1, lastEventId: events.at(-1)?.id ?? 0, matches: null, epoch };
+function page(
+  events: TimelineEvent[],
+  calls: CallBrief[],
+  hasMore = false,
+  hasBefore = false,
+  epoch = 0,
+): TimelinePage {
+  return {
+    groupId: "g",
+    events,
+    calls,
+    hasMore,
+    hasBefore,
+    firstEventId: events[0]?.id ?? 1,
+    lastEventId: events.at(-1)?.id ?? 0,
+    matches: null,
+    epoch,
+  };
 }
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
 
@@ -36,7 +64,12 @@ describe("timelineReducer", () => {
     // Rows 1–3 shown; a re-mapping deleted 2–3 and wrote 4–5 in their place, so "after 3" returns 4–5 only.
     let state = initialTimelineState(page(range(1, 3), []));
     for (const type of ["live", "history", "older"] as const) {
-      const next = timelineReducer(state, type === "live" ? { type, follow: true, page: page(range(4, 5), [], false, false, 1) } : { type, page: page(range(4, 5), [], false, false, 1) });
+      const next = timelineReducer(
+        state,
+        type === "live"
+          ? { type, follow: true, page: page(range(4, 5), [], false, false, 1) }
+          : { type, page: page(range(4, 5), [], false, false, 1) },
+      );
       expect(next.stale).toBe(true);
       expect(next.events.map((e) => e.id)).toEqual([1, 2, 3]);
       expect(next.lastEventId).toBe(3);
@@ -61,7 +94,11 @@ describe("timelineReducer", () => {
 
   it("updates a call in place when its result arrives, whatever the scroll position", () => {
     const start = initialTimelineState(page([event(1)], [call(1)]));
-    const next = timelineReducer(start, { type: "live", follow: false, page: page([event(2, "tool_result", 1)], [call(1, "completed")]) });
+    const next = timelineReducer(start, {
+      type: "live",
+      follow: false,
+      page: page([event(2, "tool_result", 1)], [call(1, "completed")]),
+    });
     expect(next.events).toBe(start.events);
     expect(next.buffered).toEqual([]);
     expect(next.calls.get(1)?.status).toBe("completed");
@@ -82,7 +119,17 @@ describe("timelineReducer", () => {
     let state = initialTimelineState(page([event(1)], [call(1)]));
     state = timelineReducer(state, { type: "live", follow: true, page: page([event(2, "output_text", null)], []) });
     expect(state.events.map((e) => e.id)).toEqual([1, 2]);
-    const empty: TimelinePage = { groupId: "g", events: [], calls: [], hasMore: false, hasBefore: false, firstEventId: 3, lastEventId: 2, matches: null, epoch: 0 };
+    const empty: TimelinePage = {
+      groupId: "g",
+      events: [],
+      calls: [],
+      hasMore: false,
+      hasBefore: false,
+      firstEventId: 3,
+      lastEventId: 2,
+      matches: null,
+      epoch: 0,
+    };
     expect(timelineReducer(state, { type: "live", follow: true, page: empty })).toBe(state);
   });
 
@@ -104,7 +151,10 @@ describe("timelineReducer", () => {
 
   it("keeps at most MAX_WINDOW_EVENTS: drops the far end, which can be read again", () => {
     let state = initialTimelineState(page(range(1, MAX_WINDOW_EVENTS), [], true));
-    state = timelineReducer(state, { type: "history", page: page(range(MAX_WINDOW_EVENTS + 1, MAX_WINDOW_EVENTS + 100), [], true) });
+    state = timelineReducer(state, {
+      type: "history",
+      page: page(range(MAX_WINDOW_EVENTS + 1, MAX_WINDOW_EVENTS + 100), [], true),
+    });
     expect(state.events).toHaveLength(MAX_WINDOW_EVENTS);
     expect(state).toMatchObject({ firstEventId: 101, hasBefore: true, lastEventId: MAX_WINDOW_EVENTS + 100 });
     expect(state.frontChange.removed).toBe(100);

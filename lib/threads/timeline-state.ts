@@ -61,7 +61,10 @@ export function initialTimelineState(page: TimelinePage): TimelineState {
   return timelineReducer(EMPTY, { type: "reset", page });
 }
 
-function mergeCalls(calls: ReadonlyMap<number, CallBrief>, updates: readonly CallBrief[]): ReadonlyMap<number, CallBrief> {
+function mergeCalls(
+  calls: ReadonlyMap<number, CallBrief>,
+  updates: readonly CallBrief[],
+): ReadonlyMap<number, CallBrief> {
   if (updates.length === 0) return calls;
   const next = new Map(calls);
   // Every page reflects the database when it was read, and pages are read in order: the newest wins.
@@ -100,7 +103,9 @@ function older(state: TimelineState, page: TimelinePage): TimelineState {
     calls: mergeCalls(state.calls, page.calls),
     firstEventId: Math.min(state.firstEventId, page.firstEventId),
     hasBefore: page.hasBefore,
-    frontChange: fresh.length ? { serial: state.frontChange.serial + 1, added: fresh.length, removed: 0 } : state.frontChange,
+    frontChange: fresh.length
+      ? { serial: state.frontChange.serial + 1, added: fresh.length, removed: 0 }
+      : state.frontChange,
   };
   return trimBack(next);
 }
@@ -132,11 +137,29 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
   const calls = mergeCalls(state.calls, page.calls);
   const lastEventId = Math.max(state.lastEventId, page.lastEventId);
   const hasMoreHistory = action.type === "history" ? page.hasMore : state.hasMoreHistory;
-  if (fresh.length === 0 && calls === state.calls && lastEventId === state.lastEventId && hasMoreHistory === state.hasMoreHistory) return state;
+  if (
+    fresh.length === 0 &&
+    calls === state.calls &&
+    lastEventId === state.lastEventId &&
+    hasMoreHistory === state.hasMoreHistory
+  )
+    return state;
 
   const rowEvents = rowEventsOf(fresh);
   if (action.type === "history" || (action.follow && state.buffered.length === 0)) {
-    return trimFront({ ...state, events: rowEvents.length ? [...state.events, ...rowEvents] : state.events, calls, lastEventId, hasMoreHistory });
+    return trimFront({
+      ...state,
+      events: rowEvents.length ? [...state.events, ...rowEvents] : state.events,
+      calls,
+      lastEventId,
+      hasMoreHistory,
+    });
   }
-  return { ...state, buffered: rowEvents.length ? [...state.buffered, ...rowEvents] : state.buffered, calls, lastEventId, hasMoreHistory };
+  return {
+    ...state,
+    buffered: rowEvents.length ? [...state.buffered, ...rowEvents] : state.buffered,
+    calls,
+    lastEventId,
+    hasMoreHistory,
+  };
 }

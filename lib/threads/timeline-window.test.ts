@@ -29,7 +29,14 @@ async function result(message: Record<string, unknown>) {
 }
 
 const envelope = (success: boolean, confidence: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ success, data: { ok: success }, confidence, nextAction: "continue", error: success ? null : { type: "bad", message: "no" }, ...extra });
+  JSON.stringify({
+    success,
+    data: { ok: success },
+    confidence,
+    nextAction: "continue",
+    error: success ? null : { type: "bad", message: "no" },
+    ...extra,
+  });
 
 /** Call keys of the page's call rows, in order. */
 function keys(page: TimelinePage): string[] {
@@ -47,13 +54,24 @@ describe.each(testBackends())("thread windows and navigation on $provider", (bac
     // never answered (pending), c21 says "needle" in its result, and a runtime error event follows c25.
     const events: unknown[] = [{ type: "message", group_id: GROUP, role: "user", text: "Go." }];
     for (let i = 0; i < 40; i += 1) {
-      events.push({ type: "tool_call", group_id: GROUP, id: `c${i}`, name: i % 2 ? "get_weather" : "search_docs", arguments: { city: `city_${i}` }, step: Math.floor(i / 4) });
+      events.push({
+        type: "tool_call",
+        group_id: GROUP,
+        id: `c${i}`,
+        name: i % 2 ? "get_weather" : "search_docs",
+        arguments: { city: `city_${i}` },
+        step: Math.floor(i / 4),
+      });
       if (i === 25) events.push({ type: "error", group_id: GROUP, message: "tool runtime crashed", layer: "runtime" });
     }
     await event(events);
     for (let i = 0; i < 40; i += 1) {
       if (i === 30) continue;
-      await result({ group_id: GROUP, id: `c${i}`, text: envelope(i !== 7, i === 13 ? 0.2 : 0.9, i === 21 ? { data: { note: "a Needle here" } } : {}) });
+      await result({
+        group_id: GROUP,
+        id: `c${i}`,
+        text: envelope(i !== 7, i === 13 ? 0.2 : 0.9, i === 21 ? { data: { note: "a Needle here" } } : {}),
+      });
     }
   }, 120_000);
   afterAll(async () => {
@@ -121,6 +139,8 @@ describe.each(testBackends())("thread windows and navigation on $provider", (bac
     const end = await getTimelinePage({ groupId: GROUP, before: 2_147_483_647, limit: 50 });
     expect(last.eventId).toBe(end.events.filter((e) => e.kind !== "tool_result").at(-1)?.id);
     await expect(locate({ target: "match" })).rejects.toMatchObject({ code: "invalid" });
-    await expect(locateInThread({ groupId: "no-such", query: { step: 1 } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(locateInThread({ groupId: "no-such", query: { step: 1 } })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });

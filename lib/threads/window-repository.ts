@@ -7,7 +7,18 @@ import { empty, raw, sql, type Sql } from "../db/sql.ts";
 import type { EventRow } from "./repository.ts";
 import { LOW_CONFIDENCE, type TimelineFilter } from "./schemas.ts";
 
-const EVENT_SELECT = { id: true, kind: true, toolCallId: true, resultId: true, step: true, role: true, textEscaped: true, dataJson: true, source: true, occurredAt: true } as const;
+const EVENT_SELECT = {
+  id: true,
+  kind: true,
+  toolCallId: true,
+  resultId: true,
+  step: true,
+  role: true,
+  textEscaped: true,
+  dataJson: true,
+  source: true,
+  occurredAt: true,
+} as const;
 /** Ids per `IN (…)` list: SQLite's adapter caps bound parameters per statement. */
 const IDS_PER_QUERY = 500;
 
@@ -20,7 +31,10 @@ export type Direction = "after" | "before";
  * Unfiltered keyset page: events after `from` (ascending) or the `limit` closest before it (returned
  * ascending too); `limit + 1` rows are read so the caller knows whether more follow on that side.
  */
-export async function findEventsFrom(client: ModelClient, options: { threadId: number; from: number; direction: Direction; limit: number; inclusive?: boolean }): Promise<EventRow[]> {
+export async function findEventsFrom(
+  client: ModelClient,
+  options: { threadId: number; from: number; direction: Direction; limit: number; inclusive?: boolean },
+): Promise<EventRow[]> {
   const forward = options.direction === "after";
   const id = forward ? (options.inclusive ? { gte: options.from } : { gt: options.from }) : { lt: options.from };
   const rows = await client.event.findMany({
@@ -34,15 +48,26 @@ export async function findEventsFrom(client: ModelClient, options: { threadId: n
 }
 
 /** Whether the thread has any event on that side of `from` (cheap: one index probe). */
-export async function hasEventBeyond(client: ModelClient, threadId: number, from: number, direction: Direction): Promise<boolean> {
-  const row = await client.event.findFirst({ where: { threadId, id: direction === "after" ? { gt: from } : { lt: from } }, select: { id: true } });
+export async function hasEventBeyond(
+  client: ModelClient,
+  threadId: number,
+  from: number,
+  direction: Direction,
+): Promise<boolean> {
+  const row = await client.event.findFirst({
+    where: { threadId, id: direction === "after" ? { gt: from } : { lt: from } },
+    select: { id: true },
+  });
   return row !== null;
 }
 
 async function eventsByIds(client: ModelClient, ids: number[]): Promise<EventRow[]> {
   const found: EventRow[] = [];
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-    const rows = await client.event.findMany({ where: { id: { in: ids.slice(start, start + IDS_PER_QUERY) } }, select: EVENT_SELECT });
+    const rows = await client.event.findMany({
+      where: { id: { in: ids.slice(start, start + IDS_PER_QUERY) } },
+      select: EVENT_SELECT,
+    });
     found.push(...rows.map(toEventRow));
   }
   return found.sort((a, b) => a.id - b.id);
@@ -91,7 +116,14 @@ export function isFiltered(filter: TimelineFilter): boolean {
   return Boolean(filter.q) || filter.only !== undefined;
 }
 
-async function matchingIds(client: ModelClient, threadId: number, filter: TimelineFilter, bound: Sql, order: "ASC" | "DESC", limit: number): Promise<number[]> {
+async function matchingIds(
+  client: ModelClient,
+  threadId: number,
+  filter: TimelineFilter,
+  bound: Sql,
+  order: "ASC" | "DESC",
+  limit: number,
+): Promise<number[]> {
   const rows = await client.$queryRaw<{ id: number | bigint }[]>(
     sql`SELECT e."id" AS "id" ${FROM} ${where(threadId, filter)}${bound} ORDER BY e."id" ${raw(order)} LIMIT ${limit}`,
   );
@@ -101,21 +133,47 @@ async function matchingIds(client: ModelClient, threadId: number, filter: Timeli
 /** Filtered keyset page (rows only, no folded results): same contract as findEventsFrom. */
 export async function findMatchingEventsFrom(
   client: ModelClient,
-  options: { threadId: number; from: number; direction: Direction; limit: number; inclusive?: boolean; filter: TimelineFilter },
+  options: {
+    threadId: number;
+    from: number;
+    direction: Direction;
+    limit: number;
+    inclusive?: boolean;
+    filter: TimelineFilter;
+  },
 ): Promise<EventRow[]> {
   const forward = options.direction === "after";
-  const bound = forward ? (options.inclusive ? sql` AND e."id" >= ${options.from}` : sql` AND e."id" > ${options.from}`) : sql` AND e."id" < ${options.from}`;
-  const ids = await matchingIds(client, options.threadId, options.filter, bound, forward ? "ASC" : "DESC", options.limit + 1);
+  const bound = forward
+    ? options.inclusive
+      ? sql` AND e."id" >= ${options.from}`
+      : sql` AND e."id" > ${options.from}`
+    : sql` AND e."id" < ${options.from}`;
+  const ids = await matchingIds(
+    client,
+    options.threadId,
+    options.filter,
+    bound,
+    forward ? "ASC" : "DESC",
+    options.limit + 1,
+  );
   return eventsByIds(client, ids);
 }
 
-export async function hasMatchBeyond(client: ModelClient, threadId: number, filter: TimelineFilter, from: number, direction: Direction): Promise<boolean> {
+export async function hasMatchBeyond(
+  client: ModelClient,
+  threadId: number,
+  filter: TimelineFilter,
+  from: number,
+  direction: Direction,
+): Promise<boolean> {
   const bound = direction === "after" ? sql` AND e."id" > ${from}` : sql` AND e."id" < ${from}`;
   return (await matchingIds(client, threadId, filter, bound, "ASC", 1)).length > 0;
 }
 
 export async function countMatches(client: ModelClient, threadId: number, filter: TimelineFilter): Promise<number> {
-  const rows = await client.$queryRaw<{ n: number | bigint }[]>(sql`SELECT COUNT(*) AS "n" ${FROM} ${where(threadId, filter)}`);
+  const rows = await client.$queryRaw<{ n: number | bigint }[]>(
+    sql`SELECT COUNT(*) AS "n" ${FROM} ${where(threadId, filter)}`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -130,7 +188,10 @@ async function firstLocated(client: ModelClient, query: Sql): Promise<Located | 
 }
 
 /** The nearest row after (or before) `from` that matches the filter; an empty filter means any row. */
-export async function locateMatch(client: ModelClient, options: { threadId: number; filter: TimelineFilter; from: number; direction: "next" | "prev" }): Promise<Located | null> {
+export async function locateMatch(
+  client: ModelClient,
+  options: { threadId: number; filter: TimelineFilter; from: number; direction: "next" | "prev" },
+): Promise<Located | null> {
   const next = options.direction === "next";
   const bound = next ? sql` AND e."id" > ${options.from}` : sql` AND e."id" < ${options.from}`;
   return firstLocated(

@@ -9,7 +9,11 @@ import { sha256Hex } from "../results/hash.ts";
 import type { CallRecord, ResultRecord } from "./export-format.ts";
 
 // Vendor error signals that the result text itself does not show, as ToolResult.errorSource values.
-const ERROR_SOURCE_OF_SIGNAL = { "vendor-flag": "vendor_flag", "error-key": "error_key", "error-prefix": "error_prefix" } as const;
+const ERROR_SOURCE_OF_SIGNAL = {
+  "vendor-flag": "vendor_flag",
+  "error-key": "error_key",
+  "error-prefix": "error_prefix",
+} as const;
 
 type CallSlot = { record: CallRecord; firstResultIsError: boolean | null; errored: boolean };
 
@@ -73,7 +77,8 @@ export class CallLedger {
       arguments_json: described.json,
       arguments_error: event.argumentsError ?? described.error,
       declaration_json: declarationJson(declaration),
-      output_schema_json: declaration?.outputSchema === undefined ? null : stringifyJsonLossless(declaration.outputSchema),
+      output_schema_json:
+        declaration?.outputSchema === undefined ? null : stringifyJsonLossless(declaration.outputSchema),
       vendor: this.format,
       step: event.step,
       status: "pending",
@@ -110,7 +115,12 @@ export class CallLedger {
     const text = storedResultText(this.format, event);
     const declaration = this.declarations.get(slot.record.tool_name);
     const columns = analysisColumns(analyzeResult({ text, outputSchema: declaration?.outputSchema }));
-    const vendorSource = event.isError && event.errorSignal !== undefined ? ERROR_SOURCE_OF_SIGNAL[event.errorSignal] : event.isError ? "vendor_flag" : null;
+    const vendorSource =
+      event.isError && event.errorSignal !== undefined
+        ? ERROR_SOURCE_OF_SIGNAL[event.errorSignal]
+        : event.isError
+          ? "vendor_flag"
+          : null;
     const isError = columns.isError || event.isError;
     const record: ResultRecord = {
       kind: "result",

@@ -31,7 +31,19 @@ export function eventRow(event: CanonicalEvent, fields: RowFields, at: string): 
 
 /** First row of an imported thread: format, name, input sha256, counts and the trace's declarations. */
 export function importEventRow(metadata: unknown, at: string): EventDraft {
-  return { kind: "event", type: IMPORT_EVENT, call_key: null, result: null, step: null, role: null, text: null, data_json: json(metadata), raw_json: null, source: IMPORT_SOURCE, occurred_at: at };
+  return {
+    kind: "event",
+    type: IMPORT_EVENT,
+    call_key: null,
+    result: null,
+    step: null,
+    role: null,
+    text: null,
+    data_json: json(metadata),
+    raw_json: null,
+    source: IMPORT_SOURCE,
+    occurred_at: at,
+  };
 }
 
 /** What the adapter could not map, kept after the timeline with its path and raw item. */

@@ -24,13 +24,37 @@ function row(overrides: Partial<EventRow> & Pick<EventRow, "kind">): EventRow {
 }
 
 function call(overrides: Partial<TimelineCall> & Pick<TimelineCall, "id" | "callKey" | "toolName">): TimelineCall {
-  return { argumentsText: "{}", argumentsJson: "{}", argumentsError: null, declarationJson: null, vendor: null, step: null, status: "completed", resultCount: 1, ...overrides };
+  return {
+    argumentsText: "{}",
+    argumentsJson: "{}",
+    argumentsError: null,
+    declarationJson: null,
+    vendor: null,
+    step: null,
+    status: "completed",
+    resultCount: 1,
+    ...overrides,
+  };
 }
 
 const declaration = { name: "get_weather", description: "Weather for a city", inputSchema: { type: "object" } };
 const calls: TimelineCall[] = [
-  call({ id: 10, callKey: "call_paris", toolName: "get_weather", argumentsText: '{"city": "Paris"}', argumentsJson: '{"city":"Paris"}', declarationJson: JSON.stringify(declaration) }),
-  call({ id: 11, callKey: "call_search", toolName: "search", argumentsText: '{"q": "unterminated', argumentsJson: null, argumentsError: "Unterminated string in JSON" }),
+  call({
+    id: 10,
+    callKey: "call_paris",
+    toolName: "get_weather",
+    argumentsText: '{"city": "Paris"}',
+    argumentsJson: '{"city":"Paris"}',
+    declarationJson: JSON.stringify(declaration),
+  }),
+  call({
+    id: 11,
+    callKey: "call_search",
+    toolName: "search",
+    argumentsText: '{"q": "unterminated',
+    argumentsJson: null,
+    argumentsError: "Unterminated string in JSON",
+  }),
   call({ id: 12, callKey: "call_mcp", toolName: "fetch", status: "errored", resultCount: 0 }),
   call({ id: 13, callKey: "call_waiting", toolName: "get_weather", status: "pending", resultCount: 0 }),
 ];
@@ -87,11 +111,29 @@ describe("toCanonicalTimeline (live threads)", () => {
       raw: null,
       path: "timeline[2]",
     });
-    expect(timeline.events[3]).toMatchObject({ kind: "tool_call", argumentsText: '{"q": "unterminated', argumentsError: "Unterminated string in JSON" });
+    expect(timeline.events[3]).toMatchObject({
+      kind: "tool_call",
+      argumentsText: '{"q": "unterminated',
+      argumentsError: "Unterminated string in JSON",
+    });
     expect(timeline.events[3]).not.toHaveProperty("arguments");
-    expect(timeline.events[6]).toMatchObject({ kind: "tool_result", callId: "call_search", text: "Error: index unavailable", isError: true });
-    expect(timeline.events[7]).toMatchObject({ kind: "error", layer: "protocol", callId: "call_mcp", message: "JSON-RPC error -32602: unknown tool" });
-    expect(timeline.events[8]).toMatchObject({ kind: "message", role: "assistant", text: "Paris: 18 °C. Checking once more." });
+    expect(timeline.events[6]).toMatchObject({
+      kind: "tool_result",
+      callId: "call_search",
+      text: "Error: index unavailable",
+      isError: true,
+    });
+    expect(timeline.events[7]).toMatchObject({
+      kind: "error",
+      layer: "protocol",
+      callId: "call_mcp",
+      message: "JSON-RPC error -32602: unknown tool",
+    });
+    expect(timeline.events[8]).toMatchObject({
+      kind: "message",
+      role: "assistant",
+      text: "Paris: 18 °C. Checking once more.",
+    });
   });
 
   it("takes declarations from the calls' registrations", () => {
@@ -101,8 +143,15 @@ describe("toCanonicalTimeline (live threads)", () => {
   it("replays as a vendor history whose results pair with their calls and whose open call is pending", () => {
     const chat = renderHistory(timeline.events, timeline.events.length, "openai-chat", timeline.declarations);
     expect(chat.pendingCallIds).toEqual(["call_waiting"]);
-    const request = chat.request as { messages: { role: string; tool_call_id?: string; content?: unknown }[]; tools: unknown[] };
-    expect(request.messages.filter((message) => message.role === "tool").map((message) => [message.tool_call_id, message.content])).toEqual([
+    const request = chat.request as {
+      messages: { role: string; tool_call_id?: string; content?: unknown }[];
+      tools: unknown[];
+    };
+    expect(
+      request.messages
+        .filter((message) => message.role === "tool")
+        .map((message) => [message.tool_call_id, message.content]),
+    ).toEqual([
       ["call_paris", "18 °C, cloudy"],
       ["call_search", "Error: index unavailable"],
       ["call_mcp", "Error: JSON-RPC error -32602: unknown tool"],
@@ -113,7 +162,11 @@ describe("toCanonicalTimeline (live threads)", () => {
   });
 
   it("leaves out rows whose call is missing instead of inventing one", () => {
-    const orphan = toCanonicalTimeline({ events: [row({ kind: "tool_call", toolCallId: 999 })], calls: [], results: [] });
+    const orphan = toCanonicalTimeline({
+      events: [row({ kind: "tool_call", toolCallId: 999 })],
+      calls: [],
+      results: [],
+    });
     expect(orphan.events).toEqual([]);
     expect(orphan.omitted).toEqual({ "tool_call without a call": 1 });
   });

@@ -26,7 +26,15 @@ export type CanonicalTimeline = {
   omitted: Record<string, number>;
 };
 
-const FORMATS: readonly FormatName[] = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"];
+const FORMATS: readonly FormatName[] = [
+  "anthropic",
+  "openai-chat",
+  "openai-responses",
+  "gemini",
+  "gemini-interactions",
+  "mcp",
+  "agent-stream",
+];
 const ERROR_SIGNALS: readonly ErrorSignal[] = ["vendor-flag", "error-prefix", "error-key"];
 
 function isFormatName(value: unknown): value is FormatName {
@@ -54,7 +62,9 @@ function stringField(data: JsonRecord, key: string): string | undefined {
 function contentField(data: JsonRecord): ContentBlock[] | undefined {
   // Written by build-import from the adapter's own blocks; only an array is trusted to be one.
   const value = data.content;
-  return Array.isArray(value) ? value.filter((block): block is ContentBlock => isRecord(block) && typeof block.type === "string") : undefined;
+  return Array.isArray(value)
+    ? value.filter((block): block is ContentBlock => isRecord(block) && typeof block.type === "string")
+    : undefined;
 }
 
 function declarationsFrom(value: unknown): ToolDeclaration[] {
@@ -130,9 +140,21 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
       }
       case "message":
       case "output_text": {
-        const role = row.kind === "output_text" ? "assistant" : row.role === "system" || row.role === "user" ? row.role : "assistant";
+        const role =
+          row.kind === "output_text"
+            ? "assistant"
+            : row.role === "system" || row.role === "user"
+              ? row.role
+              : "assistant";
         const step = role === "assistant" ? steps.modelSide() : steps.inputSide();
-        const event: CanonicalEvent = { kind: "message", step: row.step ?? step, role, text: row.text ?? "", raw, path };
+        const event: CanonicalEvent = {
+          kind: "message",
+          step: row.step ?? step,
+          role,
+          text: row.text ?? "",
+          raw,
+          path,
+        };
         const content = contentField(data);
         if (content !== undefined) event.content = content;
         events.push(event);
@@ -167,7 +189,8 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
         const itemId = stringField(data, "itemId");
         if (itemId !== undefined) event.itemId = itemId;
         const argumentsError = imported ? stringField(data, "argumentsError") : (call.argumentsError ?? undefined);
-        if (input === "json" && call.argumentsJson !== null && argumentsError === undefined) event.arguments = parseJson(call.argumentsJson);
+        if (input === "json" && call.argumentsJson !== null && argumentsError === undefined)
+          event.arguments = parseJson(call.argumentsJson);
         if (argumentsError !== undefined) event.argumentsError = argumentsError;
         events.push(event);
         return;
@@ -203,7 +226,14 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
       case "error": {
         const call = row.toolCallId === null ? undefined : calls.get(row.toolCallId);
         const layer = data.layer === "protocol" || parsedLayer(row.dataJson) === "protocol" ? "protocol" : "runtime";
-        const event: CanonicalEvent = { kind: "error", step: row.step ?? steps.current(), layer, message: row.text ?? "", raw, path };
+        const event: CanonicalEvent = {
+          kind: "error",
+          step: row.step ?? steps.current(),
+          layer,
+          message: row.text ?? "",
+          raw,
+          path,
+        };
         const callId = stringField(data, "callId") ?? call?.callKey;
         if (callId !== undefined) event.callId = callId;
         events.push(event);
@@ -212,15 +242,31 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
       case "oauth": {
         // The callback protocol's oauth message (live threads): the call asked for the user's authorization.
         const callId = row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey;
-        const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: "oauth", text: row.text ?? "", raw, path };
+        const event: CanonicalEvent = {
+          kind: "protocol",
+          step: row.step ?? steps.current(),
+          method: "oauth",
+          text: row.text ?? "",
+          raw,
+          path,
+        };
         if (callId !== undefined) event.callId = callId;
         events.push(event);
         return;
       }
       case "protocol": {
-        const event: CanonicalEvent = { kind: "protocol", step: row.step ?? steps.current(), method: stringField(data, "method") ?? "unknown", text: row.text ?? "", raw, path };
-        if (data.direction === "client->server" || data.direction === "server->client") event.direction = data.direction;
-        const callId = stringField(data, "callId") ?? (row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey);
+        const event: CanonicalEvent = {
+          kind: "protocol",
+          step: row.step ?? steps.current(),
+          method: stringField(data, "method") ?? "unknown",
+          text: row.text ?? "",
+          raw,
+          path,
+        };
+        if (data.direction === "client->server" || data.direction === "server->client")
+          event.direction = data.direction;
+        const callId =
+          stringField(data, "callId") ?? (row.toolCallId === null ? undefined : calls.get(row.toolCallId)?.callKey);
         if (callId !== undefined) event.callId = callId;
         events.push(event);
         return;
@@ -248,7 +294,8 @@ export function declarationsOfCalls(calls: readonly TimelineCall[]): ToolDeclara
   for (const call of calls) {
     if (seen.has(call.toolName) || call.declarationJson === null) continue;
     const [declaration] = declarationsFrom([parseJson(call.declarationJson)]);
-    if (declaration !== undefined && declaration.name === call.toolName) seen.set(call.toolName, { ...declaration, raw: parseJson(call.declarationJson) });
+    if (declaration !== undefined && declaration.name === call.toolName)
+      seen.set(call.toolName, { ...declaration, raw: parseJson(call.declarationJson) });
   }
   return [...seen.values()];
 }

@@ -12,7 +12,11 @@ function chatTranscript(calls: ChatCall[]): string {
     messages: [
       { role: "user", content: "Plan the trip" },
       ...calls.flatMap((call) => [
-        { role: "assistant", content: null, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.args } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.args } }],
+        },
         { role: "tool", tool_call_id: call.id, content: call.result },
       ]),
       { role: "assistant", content: "Done." },
@@ -25,7 +29,13 @@ describe("compareTexts", () => {
     const json = compareTexts('{"city":"Paris","days":3}', '{"city":"Tokyo","days":3}', "arguments");
     expect(json).toMatchObject({ same: false, prettyJson: true, added: 1, removed: 1 });
     expect(json.diff).toContain('-  "city": "Paris",\n+  "city": "Tokyo",');
-    expect(compareTexts("a", "a", "result")).toEqual({ same: true, diff: null, added: 0, removed: 0, prettyJson: false });
+    expect(compareTexts("a", "a", "result")).toEqual({
+      same: true,
+      diff: null,
+      added: 0,
+      removed: 0,
+      prettyJson: false,
+    });
     // Only whitespace differs: pretty-printing hides it, the raw texts still say "not the same".
     expect(compareTexts('{"a":1}', '{ "a": 1 }', "arguments")).toMatchObject({ same: false, diff: null });
     expect(compareTexts(null, "x", "result")).toMatchObject({ same: false, diff: null });
@@ -64,14 +74,28 @@ describe.each(testBackends())("comparing threads on $provider", (backend) => {
     });
     const comparison = await compareThreads({ a, b, database: t.database });
     expect(comparison.a).toMatchObject({ groupId: a, callCount: 3, shownCalls: 3, vendor: "openai-chat" });
-    expect(comparison.rows.map((row) => [row.a?.toolName ?? null, row.b?.toolName ?? null, row.arguments.same, row.result.same])).toEqual([
+    expect(
+      comparison.rows.map((row) => [
+        row.a?.toolName ?? null,
+        row.b?.toolName ?? null,
+        row.arguments.same,
+        row.result.same,
+      ]),
+    ).toEqual([
       ["search_flights", "search_flights", false, false],
       [null, "get_exchange_rate", false, false],
       ["get_weather", "get_weather", true, true],
       ["book", null, false, false],
     ]);
     expect(comparison.rows[0]?.arguments.diff).toContain('-  "to": "HND"\n+  "to": "NRT"');
-    expect(comparison.summary).toEqual({ matched: 2, onlyA: 1, onlyB: 1, argumentsDiffer: 1, resultsDiffer: 1, edited: 0 });
+    expect(comparison.summary).toEqual({
+      matched: 2,
+      onlyA: 1,
+      onlyB: 1,
+      argumentsDiffer: 1,
+      resultsDiffer: 1,
+      edited: 0,
+    });
     expect(comparison.rows.map((row) => row.verdict)).toEqual(["differs", "only_b", "same", "only_a"]);
     expect(comparison.firstDivergence).toBe(0);
     expect(comparison.forkPoint).toBeNull();
@@ -80,7 +104,9 @@ describe.each(testBackends())("comparing threads on $provider", (backend) => {
   });
 
   it("answers 404 for an unknown thread", async () => {
-    await expect(compareThreads({ a: uniqueId("missing"), b: uniqueId("missing"), database: t.database })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      compareThreads({ a: uniqueId("missing"), b: uniqueId("missing"), database: t.database }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("renders the vendor history of a stored thread at a step", async () => {
@@ -95,7 +121,10 @@ describe.each(testBackends())("comparing threads on $provider", (backend) => {
     expect(atCall.request).toEqual({
       messages: [
         { role: "user", content: [{ type: "text", text: "Plan the trip" }] },
-        { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "search_flights", input: { from: "CDG" } }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "call_1", name: "search_flights", input: { from: "CDG" } }],
+        },
       ],
     });
     const all = await renderThreadHistory({ groupId, vendor: "openai-responses", database: t.database });

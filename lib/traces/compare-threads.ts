@@ -63,7 +63,14 @@ export type ThreadComparison = {
   a: CompareSide;
   b: CompareSide;
   rows: CompareRow[];
-  summary: { matched: number; onlyA: number; onlyB: number; argumentsDiffer: number; resultsDiffer: number; edited: number };
+  summary: {
+    matched: number;
+    onlyA: number;
+    onlyB: number;
+    argumentsDiffer: number;
+    resultsDiffer: number;
+    edited: number;
+  };
   /** Index of the first row where the two runs went different ways (edits of a fork's history excepted); null when none did. */
   firstDivergence: number | null;
   /** When one side is a fork of the other: the index of the last row of the copied history (-1: none). */
@@ -101,7 +108,10 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
   const calls = await readCalls(db.client, thread.id, MAX_COMPARED_CALLS + 1);
   const shown = calls.slice(0, MAX_COMPARED_CALLS);
   const lastShown = shown.at(-1);
-  const firstResults = lastShown === undefined ? [] : await readResults(db.client, thread.id, { firstOnly: true, upToCallId: lastShown.id });
+  const firstResults =
+    lastShown === undefined
+      ? []
+      : await readResults(db.client, thread.id, { firstOnly: true, upToCallId: lastShown.id });
   const results = new Map(firstResults.map((result) => [result.toolCallId, result]));
   const callCount = calls.length > MAX_COMPARED_CALLS ? await countCalls(db.client, thread.id) : calls.length;
   return {
@@ -144,7 +154,11 @@ function verdictOf(a: ComparedCall | null, b: ComparedCall | null, args: TextDif
  * inserted or dropped in the re-run shows as a one-sided row and the rest still line up. The first divergence is
  * the first row that is neither the same nor an edit of a fork's history.
  */
-export async function compareThreads(options: { a: string; b: string; database?: Database }): Promise<ThreadComparison> {
+export async function compareThreads(options: {
+  a: string;
+  b: string;
+  database?: Database;
+}): Promise<ThreadComparison> {
   const db = options.database ?? (await getDatabase());
   const [left, right] = [await loadSide(db, options.a), await loadSide(db, options.b)];
   const ops = diffSequences(
@@ -169,7 +183,14 @@ export async function compareThreads(options: { a: string; b: string; database?:
   });
   const divergence = rows.findIndex((row) => row.verdict !== "same" && row.verdict !== "edited");
   // Compared on the exact texts; every string masked before it reaches the page (lib/audit/mask).
-  const { value, secrets } = maskDto({ a: left.side, b: right.side, rows, summary, firstDivergence: divergence === -1 ? null : divergence, forkPoint: forkPoint(left.side, right.side, rows) });
+  const { value, secrets } = maskDto({
+    a: left.side,
+    b: right.side,
+    rows,
+    summary,
+    firstDivergence: divergence === -1 ? null : divergence,
+    forkPoint: forkPoint(left.side, right.side, rows),
+  });
   return { ...value, secrets };
 }
 
@@ -184,7 +205,9 @@ function forkPoint(a: CompareSide, b: CompareSide, rows: readonly CompareRow[]):
 }
 
 /** Threads to pick from on the compare page. */
-export async function listComparableThreads(options: { limit?: number; database?: Database } = {}): Promise<ThreadListItem[]> {
+export async function listComparableThreads(
+  options: { limit?: number; database?: Database } = {},
+): Promise<ThreadListItem[]> {
   const db = options.database ?? (await getDatabase());
   return listRecentThreads(db.client, options.limit ?? 200);
 }

@@ -24,16 +24,46 @@ describe.each(testBackends())("deeply nested JSON on $provider", (backend) => {
   it("a 3,000-level argument and result replay (200, the arguments as their exact text), never a 500", async () => {
     const group = uniqueId("deep");
     const args = nested(3000);
-    expect((await postJson(eventsRoute, "/api/events", { type: "tool_call", group_id: group, id: "c1", name: "t", arguments: args })).status).toBe(201);
-    expect((await postJson(callbackRoute, "/api/callback", { type: "tool_result", group_id: group, id: "c1", text: nested(3000) })).status).toBe(200);
+    expect(
+      (
+        await postJson(eventsRoute, "/api/events", {
+          type: "tool_call",
+          group_id: group,
+          id: "c1",
+          name: "t",
+          arguments: args,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await postJson(callbackRoute, "/api/callback", {
+          type: "tool_result",
+          group_id: group,
+          id: "c1",
+          text: nested(3000),
+        })
+      ).status,
+    ).toBe(200);
     const params = { params: Promise.resolve({ groupId: group }) };
     for (const vendor of ["anthropic", "openai-chat", "openai-responses", "gemini"]) {
-      const replay = await replayRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=${vendor}`), params);
+      const replay = await replayRoute.GET(
+        new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=${vendor}`),
+        params,
+      );
       expect(replay.status, vendor).toBe(200);
-      const view = await replayViewRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay/view?vendor=${vendor}`), params);
+      const view = await replayViewRoute.GET(
+        new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay/view?vendor=${vendor}`),
+        params,
+      );
       expect(view.status, vendor).toBe(200);
     }
-    const chat = await (await replayRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=openai-chat&part=request`), params)).text();
+    const chat = await (
+      await replayRoute.GET(
+        new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=openai-chat&part=request`),
+        params,
+      )
+    ).text();
     expect(chat).toContain(JSON.stringify(args).slice(1, 200));
   });
 });

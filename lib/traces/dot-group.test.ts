@@ -20,15 +20,24 @@ describe.each(testBackends())('group ids "." and ".." on $provider', (backend) =
   });
 
   it("refuses them on import (422, path group_id), as a parameter and inside an export", async () => {
-    const text = fs.readFileSync(path.join(PROJECT_DIR, "lib/formats/fixtures/anthropic-parallel-weather.json"), "utf8");
+    const text = fs.readFileSync(
+      path.join(PROJECT_DIR, "lib/formats/fixtures/anthropic-parallel-weather.json"),
+      "utf8",
+    );
     for (const groupId of [".", ".."]) {
-      await expect(importTranscript({ text, groupId, database: t.database })).rejects.toMatchObject({ code: "invalid", path: "group_id" });
+      await expect(importTranscript({ text, groupId, database: t.database })).rejects.toMatchObject({
+        code: "invalid",
+        path: "group_id",
+      });
     }
     await importTranscript({ text, groupId: "ok-thread", database: t.database });
     const exported = await exportThreadText({ groupId: "ok-thread", database: t.database });
     const renamed = exported.replace('"group_id":"ok-thread"', '"group_id":".."');
     expect(renamed).not.toEqual(exported);
-    await expect(importTranscript({ text: renamed, database: t.database })).rejects.toMatchObject({ code: "invalid", path: "group_id" });
+    await expect(importTranscript({ text: renamed, database: t.database })).rejects.toMatchObject({
+      code: "invalid",
+      path: "group_id",
+    });
     expect(await t.database.client.thread.count({ where: { groupId: { in: [".", ".."] } } })).toBe(0);
   });
 
@@ -48,7 +57,11 @@ describe.each(testBackends())('group ids "." and ".." on $provider', (backend) =
       ],
       status: { code: 1 },
     };
-    const body = Buffer.from(JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "t" }, spans: [span] }] }] }));
+    const body = Buffer.from(
+      JSON.stringify({
+        resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "t" }, spans: [span] }] }],
+      }),
+    );
     const partial = await acceptTraceExport({ decoded: decodeJsonExport(body), database: t.database });
     expect(partial?.errorMessage).toContain('"." / ".."');
     expect(await t.database.client.thread.count({ where: { groupId: "." } })).toBe(0);

@@ -17,7 +17,12 @@ import { getReplayStep, importTranscript, openThreadExport, renderThreadHistory 
 // JSON, JSONL and raw SSE captures of streamed responses. Not text/plain: a page on any origin can POST that
 // without a preflight (issue 9), so a plain-text file is sent as application/x-ndjson (the format is detected
 // from the content either way).
-const TRANSCRIPT_MEDIA_TYPES = ["application/x-ndjson", "application/jsonl", "application/jsonlines", "text/event-stream"];
+const TRANSCRIPT_MEDIA_TYPES = [
+  "application/x-ndjson",
+  "application/jsonl",
+  "application/jsonlines",
+  "text/event-stream",
+];
 
 export const importEndpoint = endpoint({
   name: "POST /api/import",
@@ -28,7 +33,13 @@ export const importEndpoint = endpoint({
       accepted: TRANSCRIPT_MEDIA_TYPES,
       tooLargeHint: "; import larger files with `npm run toolscope -- import <file>`",
     });
-    const reply = await importTranscript({ text, format: query.format, groupId: query.group_id, name: query.name ?? null, principal });
+    const reply = await importTranscript({
+      text,
+      format: query.format,
+      groupId: query.group_id,
+      name: query.name ?? null,
+      principal,
+    });
     return jsonReply(reply.status, reply.body);
   },
 });
@@ -50,7 +61,12 @@ export const replayEndpoint = endpoint<{ groupId: string }>({
     const query = parseQuery(replayQuerySchema, request.url.searchParams);
     const result = await renderThreadHistory({ groupId: params.groupId, vendor: query.vendor, step: query.step });
     // The request holds the thread's texts exact (credentials unmasked), like an export: recorded like one.
-    await recordAccess({ principal, action: "raw", target: `thread:${result.group_id}`, detail: `replay ${result.vendor} step ${result.step}` });
+    await recordAccess({
+      principal,
+      action: "raw",
+      target: `thread:${result.group_id}`,
+      detail: `replay ${result.vendor} step ${result.step}`,
+    });
     // Written with every number's source digits (integers above 2^53 in arguments stay exact).
     const body = query.part === "request" ? stringifyRequest(result.request, 2) : stringifyRequest(result);
     return bytesReply(new TextEncoder().encode(body), { "content-type": "application/json; charset=utf-8" });

@@ -19,4 +19,10 @@ export const RECORDING_SOURCE = "recording";
 export const MANUAL_SOURCE = "manual";
 
 /** Sources whose rows keep the canonical fields (path, callId, itemId, input, …) in `dataJson`, as imports do. */
-export const CANONICAL_DATA_SOURCES: ReadonlySet<string> = new Set([IMPORT_SOURCE, FORK_SOURCE, MODEL_SOURCE, RECORDING_SOURCE, MANUAL_SOURCE]);
+export const CANONICAL_DATA_SOURCES: ReadonlySet<string> = new Set([
+  IMPORT_SOURCE,
+  FORK_SOURCE,
+  MODEL_SOURCE,
+  RECORDING_SOURCE,
+  MANUAL_SOURCE,
+]);

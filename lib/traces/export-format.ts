@@ -33,7 +33,11 @@ const codecText = z.string();
  */
 const text = z.string().transform(storableText);
 const textOrNull = text.nullable();
-const int32 = z.number().int().min(-INT32_MAX - 1).max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
+const int32 = z
+  .number()
+  .int()
+  .min(-INT32_MAX - 1)
+  .max(INT32_MAX, { message: `must be at most ${INT32_MAX}` });
 const count = int32.min(0);
 const intOrNull = int32.nullable();
 /** A call key or tool name (fork tool names take ID_MAX characters too). */
@@ -45,7 +49,9 @@ const key = identifierText;
 /** An indexed free-form name (vendor, error type): at most what an index entry beside a tool name holds. */
 const indexedTextOrNull = z
   .string()
-  .refine((value) => new TextEncoder().encode(value).length <= 1024, { message: "must be at most 1024 bytes in UTF-8 (it is indexed)" })
+  .refine((value) => new TextEncoder().encode(value).length <= 1024, {
+    message: "must be at most 1024 bytes in UTF-8 (it is indexed)",
+  })
   .transform(storableText)
   .nullable();
 
@@ -188,10 +194,17 @@ export type ThreadExport = {
 
 /** True for the header line (or a value whose first item is it): how detection recognises a Toolscope export. */
 export function isExportHeader(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && "kind" in value && value.kind === EXPORT_KIND;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    "kind" in value &&
+    value.kind === EXPORT_KIND
+  );
 }
 
-export type ExportRecord = HeaderRecord | ThreadRecord | CallRecord | ResultRecord | EventRecord | DeliveryRecord | EndRecord;
+export type ExportRecord =
+  HeaderRecord | ThreadRecord | CallRecord | ResultRecord | EventRecord | DeliveryRecord | EndRecord;
 
 // Keys are written in the schema's order whatever order the record was built in, so equal rows give equal bytes.
 const KEY_ORDER: Record<ExportRecord["kind"], string[]> = {
@@ -217,7 +230,12 @@ export function headerRecord(groupId: string): HeaderRecord {
 }
 
 export function countsOf(data: Pick<ThreadExport, "calls" | "results" | "events" | "deliveries">): ExportCounts {
-  return { calls: data.calls.length, results: data.results.length, events: data.events.length, deliveries: data.deliveries.length };
+  return {
+    calls: data.calls.length,
+    results: data.results.length,
+    events: data.events.length,
+    deliveries: data.deliveries.length,
+  };
 }
 
 /** The whole export of an in-memory thread, line by line. */

@@ -43,7 +43,14 @@ type ExportContext = {
 
 async function* exportLinesOf(db: Database, thread: ThreadRow): AsyncGenerator<string> {
   const bounds = await readExportBounds(db.client, thread.id, thread.groupId);
-  const context: ExportContext = { db, thread, bounds, counts: { calls: 0, results: 0, events: 0, deliveries: 0 }, callKeys: new Map(), resultRefs: new Map() };
+  const context: ExportContext = {
+    db,
+    thread,
+    bounds,
+    counts: { calls: 0, results: 0, events: 0, deliveries: 0 },
+    callKeys: new Map(),
+    resultRefs: new Map(),
+  };
   yield serializeRecord(headerRecord(thread.groupId));
   yield serializeRecord(thread.record);
   // Dependency order: every reference points backwards (results name calls, events name both, deliveries all).
@@ -55,8 +62,10 @@ async function* exportLinesOf(db: Database, thread: ThreadRow): AsyncGenerator<s
 }
 
 /** Pages through one table's rows under its bound, in id order. */
-async function* pages<Row>(read: (after: number) => Promise<{ rows: Row[]; cursor: number | null }>): AsyncGenerator<Row> {
-  for (let after = 0; ; ) {
+async function* pages<Row>(
+  read: (after: number) => Promise<{ rows: Row[]; cursor: number | null }>,
+): AsyncGenerator<Row> {
+  for (let after = 0; ;) {
     const { rows, cursor } = await read(after);
     yield* rows;
     if (cursor === null) return;
@@ -74,7 +83,8 @@ function callKeyOf(context: ExportContext, id: number | null): string | null {
 function resultRefOf(context: ExportContext, id: number | null): ResultRef | null {
   if (id === null) return null;
   const ref = context.resultRefs.get(id);
-  if (ref === undefined) throw new Error(`row references result ${id}, which is not in thread ${context.thread.groupId}`);
+  if (ref === undefined)
+    throw new Error(`row references result ${id}, which is not in thread ${context.thread.groupId}`);
   return ref;
 }
 
@@ -93,7 +103,8 @@ async function* exportResults(context: ExportContext): AsyncGenerator<string> {
     const ref: ResultRef = { call_key: callKeyOf(context, row.toolCallId) ?? "", ordinal: row.record.ordinal };
     context.resultRefs.set(row.id, ref);
     context.counts.results += 1;
-    const delivery = row.deliveryId === null ? null : await deliveryPosition(db, thread.groupId, bounds.delivery, row.deliveryId);
+    const delivery =
+      row.deliveryId === null ? null : await deliveryPosition(db, thread.groupId, bounds.delivery, row.deliveryId);
     yield serializeRecord({ ...row.record, call_key: ref.call_key, delivery });
   }
 }
@@ -136,7 +147,12 @@ async function* exportDeliveries(context: ExportContext): AsyncGenerator<string>
 
 // Results almost never name a delivery (the callback path links delivery → result, not back); when one does,
 // its position is the number of the group's exported deliveries before it.
-async function deliveryPosition(db: Database, groupId: string, bound: number, deliveryId: number): Promise<number | null> {
+async function deliveryPosition(
+  db: Database,
+  groupId: string,
+  bound: number,
+  deliveryId: number,
+): Promise<number | null> {
   if (deliveryId > bound) return null;
   return findDeliveryPosition(db.client, groupId, deliveryId);
 }

@@ -41,11 +41,18 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
   afterAll(async () => {
     await t.cleanup();
   });
-  const importText = (text: string, options: Parameters<typeof importTranscript>[0] = {}) => importTranscript({ text, database: t.database, ...options });
+  const importText = (text: string, options: Parameters<typeof importTranscript>[0] = {}) =>
+    importTranscript({ text, database: t.database, ...options });
   const threadRows = async (groupId: string) => {
-    const thread = await t.database.client.thread.findUniqueOrThrow({ where: { groupId }, select: { id: true, title: true, vendor: true } });
+    const thread = await t.database.client.thread.findUniqueOrThrow({
+      where: { groupId },
+      select: { id: true, title: true, vendor: true },
+    });
     const calls = await t.database.client.toolCall.findMany({ where: { threadId: thread.id }, orderBy: { id: "asc" } });
-    const results = await t.database.client.toolResult.findMany({ where: { toolCall: { threadId: thread.id } }, orderBy: { id: "asc" } });
+    const results = await t.database.client.toolResult.findMany({
+      where: { toolCall: { threadId: thread.id } },
+      orderBy: { id: "asc" },
+    });
     const events = await t.database.client.event.findMany({ where: { threadId: thread.id }, orderBy: { id: "asc" } });
     return { thread, calls, results, events };
   };
@@ -70,7 +77,10 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     expect(replay.events).toEqual(trace.events);
     expect(replay.declarations).toEqual(trace.declarations);
     expect(replay.format).toBe(trace.format);
-    expect(replay.omitted).toEqual({ import: 1, ...(trace.issues.length > 0 ? { import_issue: trace.issues.length } : {}) });
+    expect(replay.omitted).toEqual({
+      import: 1,
+      ...(trace.issues.length > 0 ? { import_issue: trace.issues.length } : {}),
+    });
   });
 
   it("stores an Anthropic transcript like live calls: statuses, verbatim raw items, the orphan result unattached, issues kept", async () => {
@@ -79,7 +89,9 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     await importText(text, { groupId, name: "weather.json" });
     const { thread, calls, results, events } = await threadRows(groupId);
     expect(thread).toMatchObject({ title: "weather.json", vendor: "anthropic" });
-    expect(calls.map((call) => [call.callKey, call.toolName, call.status, call.step, call.callId, call.vendor])).toEqual([
+    expect(
+      calls.map((call) => [call.callKey, call.toolName, call.status, call.step, call.callId, call.vendor]),
+    ).toEqual([
       ["toolu_01A09q90qw90lq917835lq9", "get_weather", "completed", 0, null, "anthropic"],
       ["toolu_01B7pF3hXjq2vLkLmNo4RsTu", "get_weather", "completed", 0, null, "anthropic"],
       ["toolu_01CkT9wQz8RmYvE2sHd5FgJa", "get_local_time", "errored", 0, null, "anthropic"],
@@ -87,7 +99,10 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
       ["toolu_01EqR4sTb7NwXc2VyHj9LmPd", "get_local_time", "completed", 1, null, "anthropic"],
     ]);
     expect(calls[0]?.argumentsText).toBe('{"location":"Paris, France","unit":"celsius"}');
-    expect(JSON.parse(calls[0]?.declarationJson ?? "null")).toMatchObject({ name: "get_weather", description: "Get the current weather for a city." });
+    expect(JSON.parse(calls[0]?.declarationJson ?? "null")).toMatchObject({
+      name: "get_weather",
+      description: "Get the current weather for a city.",
+    });
     expect(results.map((result) => [result.ordinal, result.isError, result.errorSource])).toEqual([
       [0, false, null],
       [0, false, null],
@@ -95,7 +110,9 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
       [0, false, null],
       [0, false, null],
     ]);
-    expect(decodeStoredText(results[1]?.text ?? "", results[1]?.textEscaped ?? false)).toBe('{"temp_c":24,"conditions":"sunny"}');
+    expect(decodeStoredText(results[1]?.text ?? "", results[1]?.textEscaped ?? false)).toBe(
+      '{"temp_c":24,"conditions":"sunny"}',
+    );
 
     expect(events.map((event) => event.kind)).toEqual([
       "import",
@@ -122,11 +139,29 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     ]);
     expect(events.every((event) => event.source === "import")).toBe(true);
     const orphan = events[17];
-    expect(orphan).toMatchObject({ kind: "tool_result", toolCallId: null, resultId: null, text: '{"status":"late delivery from a cancelled run"}' });
-    expect(JSON.parse(orphan?.dataJson ?? "{}")).toMatchObject({ callId: "toolu_01ZzStaleResult4kQ8wP2mN", issue: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN" });
-    expect(JSON.parse(orphan?.rawJson ?? "null")).toEqual({ type: "tool_result", tool_use_id: "toolu_01ZzStaleResult4kQ8wP2mN", content: '{"status":"late delivery from a cancelled run"}' });
-    expect(events[20]).toMatchObject({ kind: "import_issue", text: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN" });
-    expect(JSON.parse(events[20]?.dataJson ?? "{}")).toEqual({ path: "messages[4].content[1]", message: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN" });
+    expect(orphan).toMatchObject({
+      kind: "tool_result",
+      toolCallId: null,
+      resultId: null,
+      text: '{"status":"late delivery from a cancelled run"}',
+    });
+    expect(JSON.parse(orphan?.dataJson ?? "{}")).toMatchObject({
+      callId: "toolu_01ZzStaleResult4kQ8wP2mN",
+      issue: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN",
+    });
+    expect(JSON.parse(orphan?.rawJson ?? "null")).toEqual({
+      type: "tool_result",
+      tool_use_id: "toolu_01ZzStaleResult4kQ8wP2mN",
+      content: '{"status":"late delivery from a cancelled run"}',
+    });
+    expect(events[20]).toMatchObject({
+      kind: "import_issue",
+      text: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN",
+    });
+    expect(JSON.parse(events[20]?.dataJson ?? "{}")).toEqual({
+      path: "messages[4].content[1]",
+      message: "result for unknown call toolu_01ZzStaleResult4kQ8wP2mN",
+    });
   });
 
   it("analyses MCP results like live ones: CallToolResult text, isError, outputSchema; protocol errors settle the call", async () => {
@@ -154,10 +189,16 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     await importText(loadFixtureText("gemini-no-ids.json"), { groupId });
     const { calls, results, events } = await threadRows(groupId);
     expect(calls.map((call) => call.callKey)).toEqual(["get_weather#0", "get_weather#1", "get_local_time#2"]);
-    const callEvents = events.filter((event) => event.kind === "tool_call").map((event) => JSON.parse(event.dataJson ?? "{}"));
+    const callEvents = events
+      .filter((event) => event.kind === "tool_call")
+      .map((event) => JSON.parse(event.dataJson ?? "{}"));
     expect(callEvents.every((data) => data.syntheticId === true)).toBe(true);
     const time = results.find((result) => result.toolCallId === calls[2]?.id);
-    expect(time).toMatchObject({ isError: true, errorSource: "error_key", text: '{"error":"time service unavailable (HTTP 503)"}' });
+    expect(time).toMatchObject({
+      isError: true,
+      errorSource: "error_key",
+      text: '{"error":"time service unavailable (HTTP 503)"}',
+    });
   });
 
   it("keeps invalid JSON arguments verbatim with the parse error", async () => {
@@ -179,20 +220,26 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
     expect(again).toEqual({ status: 200, body: { ...first.body, created: false } });
     expect(await t.database.client.event.count()).toBe(before);
 
-    const conflict = await rejection(importText(loadFixtureText("gemini-with-ids.json"), { groupId: first.body.group_id }));
+    const conflict = await rejection(
+      importText(loadFixtureText("gemini-with-ids.json"), { groupId: first.body.group_id }),
+    );
     expect(conflict.code).toBe("conflict");
     expect(conflict.message).toContain(first.body.group_id);
   });
 
   it("rejects malformed input naming the item and field, and writes nothing", async () => {
     const threads = await t.database.client.thread.count();
-    const badId = JSON.stringify({ messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: 7, content: "x" }] }] });
+    const badId = JSON.stringify({
+      messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: 7, content: "x" }] }],
+    });
     const error = await rejection(importText(badId, { format: "anthropic" }));
     expect(error.code).toBe("invalid");
     expect(error.path).toBe("messages[0].content[0].tool_use_id");
     expect(error.message).toBe("messages[0].content[0].tool_use_id: expected a string, got number");
 
-    const badLine = await rejection(importText('{"type":"output_text","role":"assistant","is_type_switched":true,"content":"hi"}\n{oops\n'));
+    const badLine = await rejection(
+      importText('{"type":"output_text","role":"assistant","is_type_switched":true,"content":"hi"}\n{oops\n'),
+    );
     expect(badLine.message).toMatch(/^line 2: invalid JSON on line 2/);
     const unknown = await rejection(importText('{"hello":"world"}'));
     expect(unknown.message).toMatch(/^cannot tell the transcript format/);
@@ -204,7 +251,13 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
   it("replays and compares threads larger than a database's bound-parameter limit", async () => {
     const messages: unknown[] = [{ role: "user", content: "Scan all the pages" }];
     for (let i = 0; i < 1300; i += 1) {
-      messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "read_page", arguments: `{"page":${i}}` } }] });
+      messages.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: `call_${i}`, type: "function", function: { name: "read_page", arguments: `{"page":${i}}` } },
+        ],
+      });
       messages.push({ role: "tool", tool_call_id: `call_${i}`, content: `page ${i}` });
     }
     const groupId = uniqueId("large");
@@ -220,7 +273,11 @@ describe.each(testBackends())("importing transcripts on $provider", (backend) =>
 
   it("pins the export of an imported transcript byte for byte", async () => {
     const groupId = "golden-anthropic-parallel-weather";
-    await importText(loadFixtureText("anthropic-parallel-weather.json"), { groupId, name: "anthropic-parallel-weather.json", now: FIXED_TIME });
+    await importText(loadFixtureText("anthropic-parallel-weather.json"), {
+      groupId,
+      name: "anthropic-parallel-weather.json",
+      now: FIXED_TIME,
+    });
     const exported = await exportThreadText({ groupId, database: t.database });
     await expect(exported).toMatchFileSnapshot("fixtures/golden/anthropic-parallel-weather.toolscope.jsonl");
   });

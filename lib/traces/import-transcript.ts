@@ -64,14 +64,16 @@ function readingFormat<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof FormatError) throw new AppError("invalid", error.message, { path: error.path === "" ? undefined : error.path });
+    if (error instanceof FormatError)
+      throw new AppError("invalid", error.message, { path: error.path === "" ? undefined : error.path });
     throw error;
   }
 }
 
 function prepare(options: ImportTranscriptOptions, now: Date): Prepared {
   const { text, value, format } = options;
-  if (text === undefined && value === undefined) throw new AppError("invalid", "nothing to import: pass the transcript text or value");
+  if (text === undefined && value === undefined)
+    throw new AppError("invalid", "nothing to import: pass the transcript text or value");
   const progress = (done: number, total: number) => options.onProgress?.({ phase: "parse", done, total });
 
   let exportLinesRead: ExportLine[] | null = null;
@@ -79,26 +81,36 @@ function prepare(options: ImportTranscriptOptions, now: Date): Prepared {
   let inputSha256: string;
   if (text !== undefined) {
     inputSha256 = sha256Hex(text);
-    if (format === "toolscope" || (format === undefined && firstLineIsExportHeader(text))) exportLinesRead = readExportText(text, progress);
+    if (format === "toolscope" || (format === undefined && firstLineIsExportHeader(text)))
+      exportLinesRead = readExportText(text, progress);
     else parsed = readingFormat(() => readJsonOrJsonl(text, progress));
   } else {
     parsed = value;
     inputSha256 = sha256Hex(JSON.stringify(value) ?? "");
     const items = Array.isArray(value) ? value : [value];
-    if (format === "toolscope" || (format === undefined && isExportHeader(items[0]))) exportLinesRead = items.map((item, index) => ({ line: index + 1, value: item }));
+    if (format === "toolscope" || (format === undefined && isExportHeader(items[0])))
+      exportLinesRead = items.map((item, index) => ({ line: index + 1, value: item }));
   }
 
   if (exportLinesRead !== null) {
     const data = parseExport(exportLinesRead);
     const groupId = options.groupId ?? data.groupId;
     // Every way in refuses a thread no URL could open (the API's ?group_id= is checked by its schema too).
-    if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; import it with another --group-id / ?group_id=`, { path: "group_id" });
+    if (isDotSegment(groupId))
+      throw new AppError(
+        "invalid",
+        `group_id "${groupId}" cannot be addressed by any URL; import it with another --group-id / ?group_id=`,
+        { path: "group_id" },
+      );
     checkIdentifiers({ ...data, groupId });
     return { kind: "toolscope", data: { ...data, groupId } };
   }
   const trace = readingFormat(() => parseTranscript(parsed, format === "toolscope" ? undefined : format));
   const groupId = options.groupId ?? `import-${trace.format}-${inputSha256.slice(0, 12)}`;
-  if (isDotSegment(groupId)) throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; choose another`, { path: "group_id" });
+  if (isDotSegment(groupId))
+    throw new AppError("invalid", `group_id "${groupId}" cannot be addressed by any URL; choose another`, {
+      path: "group_id",
+    });
   const { data, metadata } = buildImport(trace, { groupId, name: options.name ?? null, inputSha256, importedAt: now });
   checkIdentifiers(data);
   return { kind: "vendor", data, metadata, issues: trace.issues.map(({ path, message }) => ({ path, message })) };
@@ -110,14 +122,20 @@ function prepare(options: ImportTranscriptOptions, now: Date): Prepared {
  */
 function checkIdentifiers(data: ThreadExport): void {
   const groupProblem = identifierProblem(data.groupId, ID_MAX);
-  if (groupProblem !== null) throw new AppError("invalid", `group_id is not a storable identifier: ${groupProblem}`, { path: "group_id" });
+  if (groupProblem !== null)
+    throw new AppError("invalid", `group_id is not a storable identifier: ${groupProblem}`, { path: "group_id" });
   for (const call of data.calls) {
     for (const [field, value] of [
       ["id", call.call_key],
       ["name", call.tool_name],
     ] as const) {
       const problem = identifierProblem(value, ID_MAX);
-      if (problem !== null) throw new AppError("invalid", `a tool call's ${field} is not a storable identifier: ${problem} (${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? "…" : ""})`, { path: `calls.${field}` });
+      if (problem !== null)
+        throw new AppError(
+          "invalid",
+          `a tool call's ${field} is not a storable identifier: ${problem} (${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? "…" : ""})`,
+          { path: `calls.${field}` },
+        );
     }
   }
 }
@@ -129,12 +147,20 @@ function resultOf(prepared: Prepared, created: boolean): ImportResult {
     return { group_id: data.groupId, format, created, counts: { ...counts, deliveries: 0 }, issues: prepared.issues };
   }
   // An export carries the issues of the import that first created the thread as import_issue events.
-  const issues = data.events.filter((event) => event.type === IMPORT_ISSUE_EVENT).map((event) => issueOf(event.data_json, event.text));
+  const issues = data.events
+    .filter((event) => event.type === IMPORT_ISSUE_EVENT)
+    .map((event) => issueOf(event.data_json, event.text));
   return {
     group_id: data.groupId,
     format: "toolscope",
     created,
-    counts: { events: data.events.length, calls: data.calls.length, results: data.results.length, deliveries: data.deliveries.length, issues: issues.length },
+    counts: {
+      events: data.events.length,
+      calls: data.calls.length,
+      results: data.results.length,
+      deliveries: data.deliveries.length,
+      issues: issues.length,
+    },
     issues,
   };
 }
@@ -142,7 +168,8 @@ function resultOf(prepared: Prepared, created: boolean): ImportResult {
 function issueOf(dataJson: string | null, text: string | null): { path: string; message: string } {
   try {
     const data: unknown = JSON.parse(dataJson ?? "null");
-    if (typeof data === "object" && data !== null && "path" in data && typeof data.path === "string") return { path: data.path, message: text ?? "" };
+    if (typeof data === "object" && data !== null && "path" in data && typeof data.path === "string")
+      return { path: data.path, message: text ?? "" };
   } catch {
     // fall through: an issue without a readable path is still reported
   }
@@ -193,7 +220,10 @@ export async function importTranscript(options: ImportTranscriptOptions): Promis
     created = false;
   }
   if (!created && !(await isSameImport(db, prepared))) {
-    throw new AppError("conflict", `Thread "${data.groupId}" already exists with different content; import it under another group_id`);
+    throw new AppError(
+      "conflict",
+      `Thread "${data.groupId}" already exists with different content; import it under another group_id`,
+    );
   }
   return { status: created ? 201 : 200, body: resultOf(prepared, created) };
 }

@@ -115,7 +115,14 @@ describe("unifiedDiff", () => {
     });
     const [file] = parseDiff(diff?.text ?? "");
     expect(file?.hunks).toHaveLength(1);
-    expect(file?.hunks[0]?.changes.map((change) => change.type)).toEqual(["normal", "delete", "insert", "normal", "normal", "normal"]);
+    expect(file?.hunks[0]?.changes.map((change) => change.type)).toEqual([
+      "normal",
+      "delete",
+      "insert",
+      "normal",
+      "normal",
+      "normal",
+    ]);
   });
 
   it("splits far-apart changes into separate hunks", () => {

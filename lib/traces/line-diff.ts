@@ -2,7 +2,8 @@
 // client-safe.
 import { diffArrays } from "diff";
 
-export type DiffOp = { kind: "equal"; a: number; b: number } | { kind: "delete"; a: number } | { kind: "insert"; b: number };
+export type DiffOp =
+  { kind: "equal"; a: number; b: number } | { kind: "delete"; a: number } | { kind: "insert"; b: number };
 
 /**
  * Past this many edits the middle is reported as "all of a deleted, all of b inserted": the trace of Myers'
@@ -14,7 +15,12 @@ export const MAX_EDIT_DISTANCE = 2000;
  * A shortest edit script from `a` to `b` (common prefix and suffix first, so typical edits cost almost nothing;
  * the middle by the `diff` package's Myers implementation).
  */
-export function diffSequences<T>(a: readonly T[], b: readonly T[], equal: (x: T, y: T) => boolean = Object.is, maxEdits = MAX_EDIT_DISTANCE): DiffOp[] {
+export function diffSequences<T>(
+  a: readonly T[],
+  b: readonly T[],
+  equal: (x: T, y: T) => boolean = Object.is,
+  maxEdits = MAX_EDIT_DISTANCE,
+): DiffOp[] {
   let start = 0;
   while (start < a.length && start < b.length && equal(a[start] as T, b[start] as T)) start += 1;
   let endA = a.length;
@@ -61,7 +67,10 @@ function splitLines(text: string): { lines: Line[]; newlineAtEnd: boolean } {
   const parts = text.split("\n");
   const newlineAtEnd = parts.at(-1) === "";
   if (newlineAtEnd) parts.pop();
-  const lines = parts.map((part, index) => ({ text: part, key: !newlineAtEnd && index === parts.length - 1 ? `${part}\n\\ no newline` : part }));
+  const lines = parts.map((part, index) => ({
+    text: part,
+    key: !newlineAtEnd && index === parts.length - 1 ? `${part}\n\\ no newline` : part,
+  }));
   return { lines, newlineAtEnd };
 }
 
@@ -73,7 +82,11 @@ const NO_NEWLINE = "\\ No newline at end of file";
  * A git-style unified diff of two texts (`diff --git a/<name> b/<name>` header, hunks with `context` lines),
  * or null when they are equal. `name` must not contain spaces (the header separates paths by spaces).
  */
-export function unifiedDiff(oldText: string, newText: string, options: { name?: string; context?: number } = {}): UnifiedDiff | null {
+export function unifiedDiff(
+  oldText: string,
+  newText: string,
+  options: { name?: string; context?: number } = {},
+): UnifiedDiff | null {
   if (oldText === newText) return null;
   const name = (options.name ?? "text").replace(/\s/g, "_");
   const context = options.context ?? 3;
@@ -109,7 +122,9 @@ export function unifiedDiff(oldText: string, newText: string, options: { name?: 
     const start = positions[range.from] ?? { a: 0, b: 0 };
     const oldCount = slice.filter((op) => op.kind !== "insert").length;
     const newCount = slice.filter((op) => op.kind !== "delete").length;
-    out.push(`@@ -${oldCount === 0 ? start.a : start.a + 1},${oldCount} +${newCount === 0 ? start.b : start.b + 1},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount === 0 ? start.a : start.a + 1},${oldCount} +${newCount === 0 ? start.b : start.b + 1},${newCount} @@`,
+    );
     for (const op of slice) {
       if (op.kind === "equal") {
         out.push(` ${before.lines[op.a]?.text ?? ""}`);

@@ -21,7 +21,9 @@ export type ExportLine = { line: number; value: unknown };
 
 function fail(line: number, path: string, message: string): never {
   const where = path === "" ? `line ${line}` : `line ${line}: ${path}`;
-  throw new AppError("invalid", `${where}: ${message}`, { path: path === "" ? `line ${line}` : `line ${line}.${path}` });
+  throw new AppError("invalid", `${where}: ${message}`, {
+    path: path === "" ? `line ${line}` : `line ${line}.${path}`,
+  });
 }
 
 function parseLine<T>(schema: z.ZodType<T>, { line, value }: ExportLine): T {
@@ -37,7 +39,10 @@ function kindOf(value: unknown): string | null {
 }
 
 /** Splits export text into lines with their numbers; every non-blank line must be one JSON value. */
-export function readExportText(text: string, onProgress?: (linesDone: number, linesTotal: number) => void): ExportLine[] {
+export function readExportText(
+  text: string,
+  onProgress?: (linesDone: number, linesTotal: number) => void,
+): ExportLine[] {
   const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const lines = source.split(/\r?\n/);
   const out: ExportLine[] = [];
@@ -68,7 +73,14 @@ export function parseExport(lines: readonly ExportLine[]): ThreadExport {
   if (second === undefined || kindOf(second.value) !== "thread") {
     fail(second?.line ?? first.line + 1, "kind", 'expected the "thread" record after the header');
   }
-  const data: ThreadExport = { groupId: header.group_id, thread: parseLine(threadRecordSchema, second), calls: [], results: [], events: [], deliveries: [] };
+  const data: ThreadExport = {
+    groupId: header.group_id,
+    thread: parseLine(threadRecordSchema, second),
+    calls: [],
+    results: [],
+    events: [],
+    deliveries: [],
+  };
   const callKeys = new Set<string>();
   const resultKeys = new Set<string>();
   let ended = false;
@@ -79,16 +91,19 @@ export function parseExport(lines: readonly ExportLine[]): ThreadExport {
     switch (kind) {
       case "call": {
         const call = parseLine(callRecordSchema, entry);
-        if (callKeys.has(call.call_key)) fail(entry.line, "call_key", `duplicate call ${JSON.stringify(call.call_key)}`);
+        if (callKeys.has(call.call_key))
+          fail(entry.line, "call_key", `duplicate call ${JSON.stringify(call.call_key)}`);
         callKeys.add(call.call_key);
         data.calls.push(call);
         break;
       }
       case "result": {
         const result = parseLine(resultRecordSchema, entry);
-        if (!callKeys.has(result.call_key)) fail(entry.line, "call_key", `no earlier call ${JSON.stringify(result.call_key)}`);
+        if (!callKeys.has(result.call_key))
+          fail(entry.line, "call_key", `no earlier call ${JSON.stringify(result.call_key)}`);
         const ref = refKey(result);
-        if (resultKeys.has(ref)) fail(entry.line, "ordinal", `duplicate result ${result.ordinal} of call ${JSON.stringify(result.call_key)}`);
+        if (resultKeys.has(ref))
+          fail(entry.line, "ordinal", `duplicate result ${result.ordinal} of call ${JSON.stringify(result.call_key)}`);
         // The hash is the audit's anchor: a text that no longer matches it was edited or damaged in transit.
         if (sha256Hex(result.text) !== result.text_sha256) fail(entry.line, "text", "does not match text_sha256");
         resultKeys.add(ref);
@@ -97,29 +112,42 @@ export function parseExport(lines: readonly ExportLine[]): ThreadExport {
       }
       case "event": {
         const event = parseLine(eventRecordSchema, entry);
-        if (event.index !== data.events.length) fail(entry.line, "index", `expected ${data.events.length}, got ${event.index}`);
-        if (event.call_key !== null && !callKeys.has(event.call_key)) fail(entry.line, "call_key", `no earlier call ${JSON.stringify(event.call_key)}`);
-        if (event.result !== null && !resultKeys.has(refKey(event.result))) fail(entry.line, "result", "names no earlier result");
+        if (event.index !== data.events.length)
+          fail(entry.line, "index", `expected ${data.events.length}, got ${event.index}`);
+        if (event.call_key !== null && !callKeys.has(event.call_key))
+          fail(entry.line, "call_key", `no earlier call ${JSON.stringify(event.call_key)}`);
+        if (event.result !== null && !resultKeys.has(refKey(event.result)))
+          fail(entry.line, "result", "names no earlier result");
         data.events.push(event);
         break;
       }
       case "delivery": {
         const delivery = parseLine(deliveryRecordSchema, entry);
-        if (delivery.index !== data.deliveries.length) fail(entry.line, "index", `expected ${data.deliveries.length}, got ${delivery.index}`);
-        if (delivery.tool_call !== null && !callKeys.has(delivery.tool_call)) fail(entry.line, "tool_call", `no earlier call ${JSON.stringify(delivery.tool_call)}`);
-        if (delivery.result !== null && !resultKeys.has(refKey(delivery.result))) fail(entry.line, "result", "names no earlier result");
+        if (delivery.index !== data.deliveries.length)
+          fail(entry.line, "index", `expected ${data.deliveries.length}, got ${delivery.index}`);
+        if (delivery.tool_call !== null && !callKeys.has(delivery.tool_call))
+          fail(entry.line, "tool_call", `no earlier call ${JSON.stringify(delivery.tool_call)}`);
+        if (delivery.result !== null && !resultKeys.has(refKey(delivery.result)))
+          fail(entry.line, "result", "names no earlier result");
         if (delivery.raw_body_base64 !== null && !delivery.raw_body_truncated && delivery.body_sha256 !== null) {
-          if (sha256Hex(Buffer.from(delivery.raw_body_base64, "base64")) !== delivery.body_sha256) fail(entry.line, "raw_body_base64", "does not match body_sha256");
+          if (sha256Hex(Buffer.from(delivery.raw_body_base64, "base64")) !== delivery.body_sha256)
+            fail(entry.line, "raw_body_base64", "does not match body_sha256");
         }
         data.deliveries.push(delivery);
         break;
       }
       case "end": {
         const end = parseLine(endRecordSchema, entry);
-        const counts = { calls: data.calls.length, results: data.results.length, events: data.events.length, deliveries: data.deliveries.length };
+        const counts = {
+          calls: data.calls.length,
+          results: data.results.length,
+          events: data.events.length,
+          deliveries: data.deliveries.length,
+        };
         for (const [name, expected] of Object.entries(end.counts)) {
           const actual = counts[name as keyof typeof counts];
-          if (actual !== expected) fail(entry.line, `counts.${name}`, `the file holds ${actual} ${name}, the trailer says ${expected}`);
+          if (actual !== expected)
+            fail(entry.line, `counts.${name}`, `the file holds ${actual} ${name}, the trailer says ${expected}`);
         }
         ended = true;
         break;
@@ -128,13 +156,21 @@ export function parseExport(lines: readonly ExportLine[]): ThreadExport {
         fail(entry.line, "kind", "a second export header: one file holds one thread");
         break;
       default:
-        fail(entry.line, "kind", `expected call, result, event, delivery or end, got ${kind === null ? "no kind" : JSON.stringify(kind)}`);
+        fail(
+          entry.line,
+          "kind",
+          `expected call, result, event, delivery or end, got ${kind === null ? "no kind" : JSON.stringify(kind)}`,
+        );
     }
   }
   if (!ended) throw new AppError("invalid", 'the export has no "end" record: the file was cut short', { path: "end" });
   for (const result of data.results) {
     if (result.delivery !== null && result.delivery >= data.deliveries.length) {
-      throw new AppError("invalid", `result ${result.ordinal} of call ${JSON.stringify(result.call_key)}: delivery ${result.delivery} does not exist`, { path: "delivery" });
+      throw new AppError(
+        "invalid",
+        `result ${result.ordinal} of call ${JSON.stringify(result.call_key)}: delivery ${result.delivery} does not exist`,
+        { path: "delivery" },
+      );
     }
   }
   return data;

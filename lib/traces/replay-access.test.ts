@@ -16,15 +16,34 @@ describe.each(testBackends())("replay reads on $provider", (backend) => {
 
   it("a replay request with the thread's exact texts is recorded in the access log, as an export is", async () => {
     const group = uniqueId("replay-log");
-    expect((await postJson(eventsRoute, "/api/events", { type: "tool_call", group_id: group, id: "c1", name: "get_key" })).status).toBe(201);
-    expect((await postJson(callbackRoute, "/api/callback", { type: "tool_result", group_id: group, id: "c1", text: `the key is ${KEY}` })).status).toBe(200);
+    expect(
+      (await postJson(eventsRoute, "/api/events", { type: "tool_call", group_id: group, id: "c1", name: "get_key" }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await postJson(callbackRoute, "/api/callback", {
+          type: "tool_result",
+          group_id: group,
+          id: "c1",
+          text: `the key is ${KEY}`,
+        })
+      ).status,
+    ).toBe(200);
 
-    const replay = await replayRoute.GET(new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=anthropic&part=request`), { params: Promise.resolve({ groupId: group }) });
+    const replay = await replayRoute.GET(
+      new Request(`${LOOPBACK_ORIGIN}/api/threads/${group}/replay?vendor=anthropic&part=request`),
+      { params: Promise.resolve({ groupId: group }) },
+    );
     expect(replay.status).toBe(200);
     expect(await replay.text()).toContain(KEY);
 
     const records = await listAccessRecords({ target: `thread:${group}`, database: db().database });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ principal: "local", action: "raw", detail: expect.stringContaining("replay anthropic step") });
+    expect(records[0]).toMatchObject({
+      principal: "local",
+      action: "raw",
+      detail: expect.stringContaining("replay anthropic step"),
+    });
   });
 });

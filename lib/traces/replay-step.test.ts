@@ -11,7 +11,15 @@ const SECRET = "sk-proj-abcdefghij0123456789ABCDEFGH";
 
 async function result(id: string, text: string) {
   const body = Buffer.from(JSON.stringify({ type: "tool_result", group_id: GROUP, id, text }));
-  const reply = await acceptToolResult({ body, tooLarge: false, receivedBytes: body.length, contentType: "application/json", signature: { id: null, timestamp: null, signature: null }, remoteAddress: null, receivedAt: new Date() });
+  const reply = await acceptToolResult({
+    body,
+    tooLarge: false,
+    receivedBytes: body.length,
+    contentType: "application/json",
+    signature: { id: null, timestamp: null, signature: null },
+    remoteAddress: null,
+    receivedAt: new Date(),
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 }
 
@@ -20,10 +28,20 @@ describe.each(testBackends())("replay step view on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     const events = [];
-    for (let i = 0; i < 300; i += 1) events.push({ type: "tool_call", group_id: GROUP, id: `c${i}`, name: "lookup", arguments: { i, pad: "p".repeat(300) }, step: i, vendor: "openai-chat" });
+    for (let i = 0; i < 300; i += 1)
+      events.push({
+        type: "tool_call",
+        group_id: GROUP,
+        id: `c${i}`,
+        name: "lookup",
+        arguments: { i, pad: "p".repeat(300) },
+        step: i,
+        vendor: "openai-chat",
+      });
     const reply = await recordEvents(events);
     expect(reply.status).toBeLessThan(300);
-    for (let i = 0; i < 300; i += 1) await result(`c${i}`, i === 299 ? `last one, key ${SECRET}` : `r${i} ${"q".repeat(600)}`);
+    for (let i = 0; i < 300; i += 1)
+      await result(`c${i}`, i === 299 ? `last one, key ${SECRET}` : `r${i} ${"q".repeat(600)}`);
   }, 120_000);
   afterAll(async () => {
     await t.cleanup();
@@ -31,7 +49,13 @@ describe.each(testBackends())("replay step view on $provider", (backend) => {
 
   it("sends step 5 with the step list around it and its pending calls, in the thread's own encoding", async () => {
     const view = await getReplayStep({ groupId: GROUP, step: 5 });
-    expect(view).toMatchObject({ total: 600, step: 5, encoding: "openai-chat", defaultEncoding: "openai-chat", error: null });
+    expect(view).toMatchObject({
+      total: 600,
+      step: 5,
+      encoding: "openai-chat",
+      defaultEncoding: "openai-chat",
+      error: null,
+    });
     expect(view.list[0]?.index).toBe(0);
     expect(view.list.at(-1)?.index).toBe(104);
     expect(view.history?.pending.map((call) => call.callId)).toEqual(["c0", "c1", "c2", "c3", "c4"]);
@@ -64,7 +88,7 @@ describe.each(testBackends())("replay step view on $provider", (backend) => {
     expect(view.history?.pendingTotal).toBe(297);
   });
 
-  it("shows a live event's own record under \"as recorded\", never a bare null (it came without a vendor payload)", async () => {
+  it('shows a live event\'s own record under "as recorded", never a bare null (it came without a vendor payload)', async () => {
     const call = await getReplayStep({ groupId: GROUP, step: 3 });
     expect(call.current).toMatchObject({ origin: "toolscope" });
     expect(call.current?.raw).not.toBe("null");

@@ -16,7 +16,13 @@ import { revealInvisible } from "../results/flags.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
 import { findThread } from "./repository/threads.ts";
 import { lastEventId, readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
-import { REPLAY_VENDORS, type ReplayHistoryView, type ReplayListItem, type ReplayStepView, type ReplayVendorName } from "./schemas.ts";
+import {
+  REPLAY_VENDORS,
+  type ReplayHistoryView,
+  type ReplayListItem,
+  type ReplayStepView,
+  type ReplayVendorName,
+} from "./schemas.ts";
 import type { ReplayTrace } from "./replay-thread.ts";
 import { readReplayWindow } from "./replay-window.ts";
 
@@ -42,7 +48,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const VENDOR_ALIASES: Record<string, ReplayVendorName> = { openai: "openai-chat", "gemini-interactions": "gemini", google: "gemini", claude: "anthropic" };
+const VENDOR_ALIASES: Record<string, ReplayVendorName> = {
+  openai: "openai-chat",
+  "gemini-interactions": "gemini",
+  google: "gemini",
+  claude: "anthropic",
+};
 
 /** The thread's own encoding: its import format, else the vendor its calls came from; Anthropic when neither is one. */
 export function defaultReplayVendor(format: string | null, vendor: string | null): ReplayVendorName {
@@ -60,7 +71,8 @@ export function defaultReplayVendor(format: string | null, vendor: string | null
 const CACHED_TRACES = 2;
 const cache = new Map<string, ReplayTrace>();
 
-const cacheKey = async (db: Database, thread: Thread) => `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await lastEventId(db.client, thread.id)}`;
+const cacheKey = async (db: Database, thread: Thread) =>
+  `${db.provider}:${thread.id}:${thread.record.last_activity_at}:${await lastEventId(db.client, thread.id)}`;
 
 /** The thread's trace when it is in the cache and current (a step of a thread not changing, stepped through). */
 async function cachedTrace(db: Database, thread: Thread): Promise<ReplayTrace | undefined> {
@@ -98,22 +110,39 @@ async function loadTrace(db: Database, thread: Thread): Promise<ReplayTrace> {
   return trace;
 }
 
-function shownJson(request: unknown, encoding: ReplayVendorName): Pick<ReplayHistoryView, "json" | "hiddenItems" | "totalItems" | "hiddenChars"> {
+function shownJson(
+  request: unknown,
+  encoding: ReplayVendorName,
+): Pick<ReplayHistoryView, "json" | "hiddenItems" | "totalItems" | "hiddenChars"> {
   const key = HISTORY_ARRAY_KEY[encoding];
   const items = isRecord(request) && Array.isArray(request[key]) ? request[key] : null;
-  const windowed = items !== null && items.length > SHOWN_ITEMS && isRecord(request) ? { ...request, [key]: items.slice(-SHOWN_ITEMS) } : request;
+  const windowed =
+    items !== null && items.length > SHOWN_ITEMS && isRecord(request)
+      ? { ...request, [key]: items.slice(-SHOWN_ITEMS) }
+      : request;
   const hiddenItems = windowed === request || items === null ? 0 : items.length - SHOWN_ITEMS;
   // Lossless (numbers a double cannot hold keep their digits), and only the end is written: one message of a
   // 100k-call history can hold 100k blocks.
   const tail = jsonTail(windowed, SHOWN_JSON_CHARS);
-  if (tail.complete && tail.text.length <= SHOWN_JSON_CHARS) return { json: present(tail.text), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: 0 };
+  if (tail.complete && tail.text.length <= SHOWN_JSON_CHARS)
+    return { json: present(tail.text), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: 0 };
   // Whole lines: from the first line start within the last SHOWN_JSON_CHARS characters.
   const start = tail.text.indexOf("\n", tail.text.length - SHOWN_JSON_CHARS) + 1;
-  return { json: present(tail.text.slice(start)), hiddenItems, totalItems: items?.length ?? 0, hiddenChars: tail.complete ? start : null };
+  return {
+    json: present(tail.text.slice(start)),
+    hiddenItems,
+    totalItems: items?.length ?? 0,
+    hiddenChars: tail.complete ? start : null,
+  };
 }
 
 /** What the view is built from: canonical events [offset, offset + events.length) of the thread's `total`. */
-type StepSource = Omit<ReplayTrace, "events"> & { total: number; step: number; offset: number; events: CanonicalEvent[] };
+type StepSource = Omit<ReplayTrace, "events"> & {
+  total: number;
+  step: number;
+  offset: number;
+  events: CanonicalEvent[];
+};
 /** The rendered end of the request, with the pending calls' count and the names of those shown. */
 type StepRender = { rendered: RenderedTail; pendingTotal: number; names: Map<string, string> };
 
@@ -131,11 +160,17 @@ function listAround(source: StepSource, step: number, pending: ReadonlySet<strin
   }));
 }
 
-function callNames(events: readonly CanonicalEvent[], ids: readonly string[], known: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+function callNames(
+  events: readonly CanonicalEvent[],
+  ids: readonly string[],
+  known: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
   const wanted = new Set(ids.filter((id) => !known.has(id)));
   const names = new Map(known);
   if (wanted.size === 0) return names;
-  for (const event of events) if (event.kind === "tool_call" && wanted.has(event.callId) && !names.has(event.callId)) names.set(event.callId, event.name);
+  for (const event of events)
+    if (event.kind === "tool_call" && wanted.has(event.callId) && !names.has(event.callId))
+      names.set(event.callId, event.name);
   return names;
 }
 
@@ -151,14 +186,27 @@ function stepOfCall(trace: ReplayTrace, callId: string): number | undefined {
 
 type StepOptions = { groupId: string; step?: number; call?: string; vendor?: ReplayVendorName; database?: Database };
 type Thread = NonNullable<Awaited<ReturnType<typeof findThread>>>;
-const renderOptions = (format: ReplayTrace["format"]) => ({ sourceFormat: format, minItems: SHOWN_ITEMS, minChars: SHOWN_JSON_CHARS });
+const renderOptions = (format: ReplayTrace["format"]) => ({
+  sourceFormat: format,
+  minItems: SHOWN_ITEMS,
+  minChars: SHOWN_JSON_CHARS,
+});
 
 /**
  * A live thread's window around the step, rendered (null when the thread or the step needs the whole trace).
  * Render errors are returned, as the whole trace's would be.
  */
-async function windowSource(db: Database, thread: Thread, options: StepOptions): Promise<{ source: StepSource; render: (encoding: ReplayVendorName) => StepRender | Error } | null> {
-  let window = await readReplayWindow(db, thread, { step: options.step, call: options.call, after: LIST_WINDOW, pendingShown: PENDING_SHOWN });
+async function windowSource(
+  db: Database,
+  thread: Thread,
+  options: StepOptions,
+): Promise<{ source: StepSource; render: (encoding: ReplayVendorName) => StepRender | Error } | null> {
+  let window = await readReplayWindow(db, thread, {
+    step: options.step,
+    call: options.call,
+    after: LIST_WINDOW,
+    pendingShown: PENDING_SHOWN,
+  });
   if (window === null) return null;
   const { step } = window;
   const encoding = options.vendor ?? defaultReplayVendor(null, thread.record.vendor);
@@ -166,7 +214,15 @@ async function windowSource(db: Database, thread: Thread, options: StepOptions):
   let needItems = 0;
   for (;;) {
     try {
-      const tail = renderWindowTail(window.events, window.offset, step, window.before, encoding, window.declarations, renderOptions(null));
+      const tail = renderWindowTail(
+        window.events,
+        window.offset,
+        step,
+        window.before,
+        encoding,
+        window.declarations,
+        renderOptions(null),
+      );
       if (!("needItems" in tail)) {
         rendered = tail;
         break;
@@ -180,19 +236,39 @@ async function windowSource(db: Database, thread: Thread, options: StepOptions):
     if (window === null) return null;
   }
   const { before, offset, events } = window;
-  const source: StepSource = { groupId: thread.groupId, title: thread.record.title, vendor: thread.record.vendor, format: null, declarations: window.declarations, omitted: window.omitted, total: window.total, step, offset, events };
+  const source: StepSource = {
+    groupId: thread.groupId,
+    title: thread.record.title,
+    vendor: thread.record.vendor,
+    format: null,
+    declarations: window.declarations,
+    omitted: window.omitted,
+    total: window.total,
+    step,
+    offset,
+    events,
+  };
   const result = rendered;
   return {
     source,
     render: () => {
       if (result instanceof Error) return result;
       const pendingTotal = before.pendingTotal + result.pendingCallIds.length - before.pendingCallIds.length;
-      return { rendered: result, pendingTotal, names: callNames(events, result.pendingCallIds.slice(0, PENDING_SHOWN), before.pendingNames) };
+      return {
+        rendered: result,
+        pendingTotal,
+        names: callNames(events, result.pendingCallIds.slice(0, PENDING_SHOWN), before.pendingNames),
+      };
     },
   };
 }
 
-async function traceSource(db: Database, thread: Thread, options: StepOptions, cached?: ReplayTrace): Promise<{ source: StepSource; render: (encoding: ReplayVendorName) => StepRender | Error }> {
+async function traceSource(
+  db: Database,
+  thread: Thread,
+  options: StepOptions,
+  cached?: ReplayTrace,
+): Promise<{ source: StepSource; render: (encoding: ReplayVendorName) => StepRender | Error }> {
   const trace = cached ?? (await loadTrace(db, thread));
   const total = trace.events.length;
   const wanted = options.step ?? (options.call === undefined ? undefined : stepOfCall(trace, options.call));
@@ -202,8 +278,18 @@ async function traceSource(db: Database, thread: Thread, options: StepOptions, c
     render: (encoding) => {
       try {
         // Only the request's end is shown: render a window of it (the whole history of a 100k-call thread took seconds).
-        const rendered = renderHistoryTail(trace.events, step, encoding, trace.declarations, renderOptions(trace.format));
-        return { rendered, pendingTotal: rendered.pendingCallIds.length, names: callNames(trace.events, rendered.pendingCallIds.slice(0, PENDING_SHOWN)) };
+        const rendered = renderHistoryTail(
+          trace.events,
+          step,
+          encoding,
+          trace.declarations,
+          renderOptions(trace.format),
+        );
+        return {
+          rendered,
+          pendingTotal: rendered.pendingCallIds.length,
+          names: callNames(trace.events, rendered.pendingCallIds.slice(0, PENDING_SHOWN)),
+        };
       } catch (renderError) {
         return renderError instanceof Error ? renderError : new Error(String(renderError));
       }
@@ -234,13 +320,18 @@ function recordedForm(event: CanonicalEvent): { origin: "payload" | "toolscope";
   return { origin: "toolscope", value: fields };
 }
 
-async function buildReplayStep(options: StepOptions & { read?: "whole" | "window" }): Promise<Omit<ReplayStepView, "secrets">> {
+async function buildReplayStep(
+  options: StepOptions & { read?: "whole" | "window" },
+): Promise<Omit<ReplayStepView, "secrets">> {
   const db = options.database ?? (await getDatabase());
   const thread = await findThread(db.client, options.groupId);
   if (thread === null) throw new AppError("not_found", `No thread "${options.groupId}"`);
   // A current cached trace answers at once; otherwise a window, unless the thread or the step needs the whole trace.
   const cached = options.read === undefined ? await cachedTrace(db, thread) : undefined;
-  const { source, render } = cached ? await traceSource(db, thread, options, cached) : ((options.read === "whole" ? null : await windowSource(db, thread, options)) ?? (await traceSource(db, thread, options)));
+  const { source, render } = cached
+    ? await traceSource(db, thread, options, cached)
+    : ((options.read === "whole" ? null : await windowSource(db, thread, options)) ??
+      (await traceSource(db, thread, options)));
   const { total, step } = source;
   const defaultEncoding = defaultReplayVendor(source.format, source.vendor);
   const encoding = options.vendor ?? defaultEncoding;
@@ -256,9 +347,13 @@ async function buildReplayStep(options: StepOptions & { read?: "whole" | "window
       ...shownJson(rendered.request, encoding),
       renderedFrom: rendered.renderedFrom,
       partialTurn: rendered.partialTurn,
-      pending: rendered.pendingCallIds.slice(0, PENDING_SHOWN).map((callId) => ({ callId: present(callId), name: present(names.get(callId) ?? "call") })),
+      pending: rendered.pendingCallIds
+        .slice(0, PENDING_SHOWN)
+        .map((callId) => ({ callId: present(callId), name: present(names.get(callId) ?? "call") })),
       pendingTotal,
-      skipped: rendered.skipped.slice(0, SKIPPED_SHOWN).map((skipped) => ({ index: skipped.index, part: skipped.part ?? null, reason: present(skipped.reason) })),
+      skipped: rendered.skipped
+        .slice(0, SKIPPED_SHOWN)
+        .map((skipped) => ({ index: skipped.index, part: skipped.part ?? null, reason: present(skipped.reason) })),
       skippedTotal: rendered.skipped.length,
       adjustments: rendered.adjustments.slice(0, ADJUSTMENTS_SHOWN),
       adjustmentsTotal: rendered.adjustments.length,
@@ -284,6 +379,17 @@ async function buildReplayStep(options: StepOptions & { read?: "whole" | "window
     omitted: source.omitted,
     history,
     error,
-    current: currentEvent && recorded ? { path: currentEvent.path, origin: recorded.origin, raw: present(raw.length > RAW_EVENT_CHARS ? `${raw.slice(0, RAW_EVENT_CHARS)}\n… (${(raw.length - RAW_EVENT_CHARS).toLocaleString("en-US")} more characters)` : raw) } : null,
+    current:
+      currentEvent && recorded
+        ? {
+            path: currentEvent.path,
+            origin: recorded.origin,
+            raw: present(
+              raw.length > RAW_EVENT_CHARS
+                ? `${raw.slice(0, RAW_EVENT_CHARS)}\n… (${(raw.length - RAW_EVENT_CHARS).toLocaleString("en-US")} more characters)`
+                : raw,
+            ),
+          }
+        : null,
   };
 }

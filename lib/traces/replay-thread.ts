@@ -44,7 +44,10 @@ export async function getReplayTrace(options: { groupId: string; database?: Data
  * The replay and new-fork pages' trace: getReplayTrace with every string masked (lib/audit/mask), and what was
  * masked, for the page's reveal panel. Forks and the replay API keep using the exact trace.
  */
-export async function getReplayTraceView(options: { groupId: string; database?: Database }): Promise<ReplayTrace & { secrets: MaskedSecret[] }> {
+export async function getReplayTraceView(options: {
+  groupId: string;
+  database?: Database;
+}): Promise<ReplayTrace & { secrets: MaskedSecret[] }> {
   const { value, secrets } = maskDto(await getReplayTrace(options));
   return { ...value, secrets };
 }
@@ -54,11 +57,18 @@ export async function getReplayTraceView(options: { groupId: string; database?: 
  * Copy / Download exact JSON of the replay page: the whole request, so it reads the whole history; the page and
  * its view API read a window (replay-step.ts, replay-window.ts).
  */
-export async function renderThreadHistory(options: { groupId: string; vendor: ReplayVendorName; step?: number; database?: Database }): Promise<ReplayResult> {
+export async function renderThreadHistory(options: {
+  groupId: string;
+  vendor: ReplayVendorName;
+  step?: number;
+  database?: Database;
+}): Promise<ReplayResult> {
   const trace = await getReplayTrace(options);
   const total = trace.events.length;
   const step = Math.min(options.step ?? total, total);
-  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations, { sourceFormat: trace.format });
+  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations, {
+    sourceFormat: trace.format,
+  });
   return {
     group_id: trace.groupId,
     vendor: options.vendor,

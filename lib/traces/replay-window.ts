@@ -71,7 +71,9 @@ async function declarations(db: Database, threadId: number): Promise<ToolDeclara
   for (;;) {
     const found = declarationsOfCalls(calls);
     const missing = new Map<string, number>();
-    for (const call of calls) if (!found.some((declaration) => declaration.name === call.toolName)) missing.set(call.toolName, Math.max(call.id, missing.get(call.toolName) ?? 0));
+    for (const call of calls)
+      if (!found.some((declaration) => declaration.name === call.toolName))
+        missing.set(call.toolName, Math.max(call.id, missing.get(call.toolName) ?? 0));
     if (missing.size === 0) return found;
     const next = await firstDeclaringCalls(db.client, threadId, missing);
     if (next.length === 0) return found;
@@ -80,11 +82,24 @@ async function declarations(db: Database, threadId: number): Promise<ToolDeclara
 }
 
 /** Rows [fromId, toId] as canonical events, with their whole-thread paths (rows before the first: `firstPosition`). */
-async function readCanonical(db: Database, span: ThreadSpan, fromId: number, toId: number): Promise<{ events: CanonicalEvent[]; firstPosition: number; calls: TimelineCall[] }> {
+async function readCanonical(
+  db: Database,
+  span: ThreadSpan,
+  fromId: number,
+  toId: number,
+): Promise<{ events: CanonicalEvent[]; firstPosition: number; calls: TimelineCall[] }> {
   const { threadId } = span;
   const rows = await readEventRange(db.client, threadId, fromId, toId);
-  const calls = await readCallsById(db.client, threadId, rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])));
-  const results = await readResultsById(db.client, new Set(calls.map((call) => call.id)), rows.flatMap((row) => (row.resultId === null ? [] : [row.resultId])));
+  const calls = await readCallsById(
+    db.client,
+    threadId,
+    rows.flatMap((row) => (row.toolCallId === null ? [] : [row.toolCallId])),
+  );
+  const results = await readResultsById(
+    db.client,
+    new Set(calls.map((call) => call.id)),
+    rows.flatMap((row) => (row.resultId === null ? [] : [row.resultId])),
+  );
   const firstPosition = await countRowsBefore(db.client, span, rows[0]?.id ?? fromId);
   return { events: toCanonicalTimeline({ events: rows, calls, results, firstPosition }).events, firstPosition, calls };
 }
@@ -118,7 +133,12 @@ async function turnBefore(
     const counted = back.get(row.id);
     const call = row.toolCallId === null ? undefined : calls.get(row.toolCallId);
     if (counted === undefined || call === undefined) return null;
-    const [event] = toCanonicalTimeline({ events: [row], calls: [call], results: [], firstPosition: window.startPosition - counted.rows }).events;
+    const [event] = toCanonicalTimeline({
+      events: [row],
+      calls: [call],
+      results: [],
+      firstPosition: window.startPosition - counted.rows,
+    }).events;
     if (event?.kind !== "tool_call") return null;
     read.push({ index: window.offset - counted.canonical, event });
   }
@@ -134,7 +154,8 @@ async function headBefore(db: Database, span: ThreadSpan, beforeId: number): Pro
   const head: HistoryItem[] = [];
   for (const id of ids) {
     const [event] = (await readCanonical(db, span, id, id)).events;
-    if (event === undefined || (event.kind !== "message" && event.kind !== "reasoning" && event.kind !== "tool_call")) return null;
+    if (event === undefined || (event.kind !== "message" && event.kind !== "reasoning" && event.kind !== "tool_call"))
+      return null;
     head.push({ index: await countCanonical(db.client, span, id), event });
   }
   return head;
@@ -180,7 +201,8 @@ export async function readReplayWindow(
       const distance = await countCanonical(db.client, span, startRow, earliest);
       if (distance > FIRST_WINDOW) {
         const turn = await turnAround(db.client, span, earliest, startRow);
-        const inTurn = (answered.at(-1)?.callRow ?? earliest) <= turn.lastRow && !answered.some((call) => call.answeredBefore);
+        const inTurn =
+          (answered.at(-1)?.callRow ?? earliest) <= turn.lastRow && !answered.some((call) => call.answeredBefore);
         if (turn.calls >= PARTIAL_TURN_CALLS && inTurn && turn.answersAfter) {
           partial = { turn, answered: answered.map((call) => call.callRow) };
           break;
@@ -191,12 +213,20 @@ export async function readReplayWindow(
     }
     if (step - offset > MAX_WINDOW) return null;
     // Canonical events hold at least as many items: a little more, so skipped events rarely cost another round.
-    const widen = (items: number) => (offset === 0 || !Number.isFinite(items) ? Promise.resolve(null) : read(Math.max(step - offset + 1, Math.ceil(items * 1.05) + 50)));
+    const widen = (items: number) =>
+      offset === 0 || !Number.isFinite(items)
+        ? Promise.resolve(null)
+        : read(Math.max(step - offset + 1, Math.ceil(items * 1.05) + 50));
     if (startRow === null || stepRow === null || offset === 0) {
       const { events } = await readCanonical(db, span, span.firstRow, endRow);
       return events.length === end ? { ...common, offset: 0, events, before: empty, widen } : null;
     }
-    const prefix = await prefixFacts(db.client, threadId, { beforeId: startRow, stepRow, limit: options.pendingShown, answersPair: facts.answersPair });
+    const prefix = await prefixFacts(db.client, threadId, {
+      beforeId: startRow,
+      stepRow,
+      limit: options.pendingShown,
+      answersPair: facts.answersPair,
+    });
     if (!prefix.allItems) return null;
     const head = await headBefore(db, span, startRow);
     if (head === null) return null;
@@ -208,7 +238,14 @@ export async function readReplayWindow(
     const pendingCallIds = prefix.pending.map((call) => call.callKey);
     // The calls before the window that its results answer are not pending at the step.
     const pendingTotal = prefix.pendingTotal - (turn?.answered.length ?? 0);
-    const before = { items: offset, head, pendingCallIds, pendingTotal, pendingNames: new Map(prefix.pending.map((call) => [call.callKey, call.toolName])), ...(turn === undefined ? {} : { turn }) };
+    const before = {
+      items: offset,
+      head,
+      pendingCallIds,
+      pendingTotal,
+      pendingNames: new Map(prefix.pending.map((call) => [call.callKey, call.toolName])),
+      ...(turn === undefined ? {} : { turn }),
+    };
     return { ...common, offset, events, before, widen };
   };
   return read(FIRST_WINDOW);

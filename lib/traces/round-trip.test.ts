@@ -77,7 +77,14 @@ describe.each(testBackends())("export → import → export on $provider", (back
       "late",
     ]);
     const weather = data.results[0];
-    expect(weather).toMatchObject({ envelope_kind: "valid", success: true, confidence: 0.92, next_action: "continue", meta_duration_ms: 120, schema_status: "valid" });
+    expect(weather).toMatchObject({
+      envelope_kind: "valid",
+      success: true,
+      confidence: 0.92,
+      next_action: "continue",
+      meta_duration_ms: 120,
+      schema_status: "valid",
+    });
     expect(data.results[1]?.text).toBe("Error: bad\u0000bytes \ud800 end");
     expect(data.results[4]).toMatchObject({ is_mcp: true });
     expect(data.results[5]).toMatchObject({ display_kind: "diff" });
@@ -88,11 +95,19 @@ describe.each(testBackends())("export → import → export on $provider", (back
     expect(data.deliveries[8]).toMatchObject({ tool_call: null, result: null, call_key: "c_nobody", http_status: 404 });
     expect(data.events.map((event) => event.type)).toContain("subscription_cancelled");
     expect(data.events.map((event) => event.type)).toContain("timeout");
-    expect(exported.endsWith(`{"kind":"end","counts":{"calls":7,"results":7,"events":${data.events.length},"deliveries":11}}\n`)).toBe(true);
+    expect(
+      exported.endsWith(
+        `{"kind":"end","counts":{"calls":7,"results":7,"events":${data.events.length},"deliveries":11}}\n`,
+      ),
+    ).toBe(true);
   });
 
   it("keeps raw bodies byte for byte: each delivery's base64 body hashes to its recorded sha256", async () => {
-    const rows = await source.database.client.delivery.findMany({ where: { groupId: group }, orderBy: { id: "asc" }, select: { rawBody: true, bodySha256: true } });
+    const rows = await source.database.client.delivery.findMany({
+      where: { groupId: group },
+      orderBy: { id: "asc" },
+      select: { rawBody: true, bodySha256: true },
+    });
     const data = parseExport(readExportText(exported));
     data.deliveries.forEach((delivery, index) => {
       const raw = rows[index]?.rawBody;
@@ -104,7 +119,12 @@ describe.each(testBackends())("export → import → export on $provider", (back
   it("imports the export into an empty database and exports the same bytes", async () => {
     const reply = await importTranscript({ text: exported, database: target.database });
     expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ group_id: group, format: "toolscope", created: true, counts: { calls: 7, results: 7, deliveries: 11 } });
+    expect(reply.body).toMatchObject({
+      group_id: group,
+      format: "toolscope",
+      created: true,
+      counts: { calls: 7, results: 7, deliveries: 11 },
+    });
     const again = await exportThreadText({ groupId: group, database: target.database });
     expect(again).toBe(exported);
   });
@@ -130,23 +150,35 @@ describe.each(testBackends())("export → import → export on $provider", (back
 
   it("rejects a truncated or edited export with the line and field, writing nothing", async () => {
     const lines = exported.trimEnd().split("\n");
-    const truncated = await rejection(importTranscript({ text: lines.slice(0, -1).join("\n"), groupId: uniqueId("cut"), database: target.database }));
+    const truncated = await rejection(
+      importTranscript({ text: lines.slice(0, -1).join("\n"), groupId: uniqueId("cut"), database: target.database }),
+    );
     expect(truncated.message).toContain("cut short");
     const resultLine = lines.findIndex((line) => line.startsWith('{"kind":"result"'));
     const edited = [...lines];
     edited[resultLine] = (edited[resultLine] ?? "").replace('"text":"', '"text":"tampered ');
-    const tampered = await rejection(importTranscript({ text: edited.join("\n"), groupId: uniqueId("edit"), database: target.database }));
+    const tampered = await rejection(
+      importTranscript({ text: edited.join("\n"), groupId: uniqueId("edit"), database: target.database }),
+    );
     expect(tampered.message).toBe(`line ${resultLine + 1}: text: does not match text_sha256`);
     const badCount = exported.replace(/"deliveries":11}}\n$/, '"deliveries":12}}\n');
-    const counted = await rejection(importTranscript({ text: badCount, groupId: uniqueId("count"), database: target.database }));
-    expect(counted.message).toBe(`line ${lines.length}: counts.deliveries: the file holds 11 deliveries, the trailer says 12`);
+    const counted = await rejection(
+      importTranscript({ text: badCount, groupId: uniqueId("count"), database: target.database }),
+    );
+    expect(counted.message).toBe(
+      `line ${lines.length}: counts.deliveries: the file holds 11 deliveries, the trailer says 12`,
+    );
     expect(await target.database.client.thread.count()).toBe(1);
   });
 
   it("round-trips a vendor import too", async () => {
     const transcript = JSON.stringify([
       { role: "user", content: "Look up toolscope" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"toolscope"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"toolscope"}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: "3 documents \u0000 found" },
     ]);
     const imported = await importTranscript({ text: transcript, database: source.database });
@@ -162,7 +194,11 @@ async function seedThread(group: string, t: TestDatabase): Promise<void> {
     const reply = await recordEvents(body, { database: t.database });
     expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
   };
-  const deliver = async (message: Record<string, unknown>, expected: number, overrides: Parameters<typeof rawDelivery>[1] = {}) => {
+  const deliver = async (
+    message: Record<string, unknown>,
+    expected: number,
+    overrides: Parameters<typeof rawDelivery>[1] = {},
+  ) => {
     const reply = await acceptToolResult(rawDelivery(toolResultMessage({ group_id: group, ...message }), overrides));
     expect(reply.status, JSON.stringify(reply.body)).toBe(expected);
   };
@@ -184,14 +220,38 @@ async function seedThread(group: string, t: TestDatabase): Promise<void> {
         name: "get_weather",
         description: "Current weather",
         inputSchema: { type: "object", properties: { city: { type: "string" } } },
-        outputSchema: { type: "object", properties: { success: { type: "boolean" }, data: { type: "object" } }, required: ["success", "data"] },
+        outputSchema: {
+          type: "object",
+          properties: { success: { type: "boolean" }, data: { type: "object" } },
+          required: ["success", "data"],
+        },
       },
     }),
     toolCallEvent({ group_id: group, id: "c_search", name: "search", arguments: '{"q": "unterminated', step: 0 }),
-    toolCallEvent({ group_id: group, id: "c_watch", name: "watch_build", arguments: { build: 42 }, subscription: true, step: 0 }),
-    toolCallEvent({ group_id: group, id: "c_mcp", name: "fetch_page", arguments: { url: "https://example.com" }, vendor: "mcp" }),
+    toolCallEvent({
+      group_id: group,
+      id: "c_watch",
+      name: "watch_build",
+      arguments: { build: 42 },
+      subscription: true,
+      step: 0,
+    }),
+    toolCallEvent({
+      group_id: group,
+      id: "c_mcp",
+      name: "fetch_page",
+      arguments: { url: "https://example.com" },
+      vendor: "mcp",
+    }),
     toolCallEvent({ group_id: group, id: "c_patch", name: "apply_patch", arguments: { file: "a.txt" } }),
-    toolCallEvent({ group_id: group, id: "c_late", call_id: "late_1", name: "slow_job", occurred_at: past, timeout_ms: 1000 }),
+    toolCallEvent({
+      group_id: group,
+      id: "c_late",
+      call_id: "late_1",
+      name: "slow_job",
+      occurred_at: past,
+      timeout_ms: 1000,
+    }),
     toolCallEvent({ group_id: group, id: "c_open", name: "never_answers" }),
   ]);
 
@@ -205,10 +265,18 @@ async function seedThread(group: string, t: TestDatabase): Promise<void> {
     meta: { toolName: "get_weather", toolVersion: "1.2.0", traceId: "tr_1", durationMs: 120, cached: false },
   });
   resetConfig({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES, callbackSecrets: [SECRET] });
-  const signedBody = JSON.stringify(toolResultMessage({ group_id: group, id: "c_weather", call_id: "toolu_weather", text: envelope }));
+  const signedBody = JSON.stringify(
+    toolResultMessage({ group_id: group, id: "c_weather", call_id: "toolu_weather", text: envelope }),
+  );
   const headers = signatureHeaders(SECRET, signedBody, { webhookId: "msg_roundtrip_1" });
   const signed = await acceptToolResult(
-    rawDelivery(signedBody, { signature: { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"] } }),
+    rawDelivery(signedBody, {
+      signature: {
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+      },
+    }),
   );
   expect(signed.status, JSON.stringify(signed.body)).toBe(200);
   resetConfig({ maxBodyBytes: DEFAULT_MAX_BODY_BYTES, callbackSecrets: [] });
@@ -218,10 +286,19 @@ async function seedThread(group: string, t: TestDatabase): Promise<void> {
   await deliver({ id: "c_search", text: "Error: bad\u0000bytes \ud800 end" }, 200);
   await deliver({ id: "c_watch", text: "build 42: compiling", subscription: true }, 200);
   await deliver({ id: "c_watch", text: "build 42: passed", subscription: true }, 200);
-  const mcp = { content: [{ type: "text", text: "Example Domain" }, { type: "resource_link", uri: "https://example.com", name: "example" }], structuredContent: { title: "Example Domain" } };
+  const mcp = {
+    content: [
+      { type: "text", text: "Example Domain" },
+      { type: "resource_link", uri: "https://example.com", name: "example" },
+    ],
+    structuredContent: { title: "Example Domain" },
+  };
   await deliver({ id: "c_mcp", text: JSON.stringify(mcp) }, 200);
   const patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n";
-  await deliver({ id: "c_patch", text: "patched a.txt", display_as: [{ type: "diff", content: { path: "a.txt", patch } }] }, 200);
+  await deliver(
+    { id: "c_patch", text: "patched a.txt", display_as: [{ type: "diff", content: { path: "a.txt", patch } }] },
+    200,
+  );
   await deliver({ id: "c_nobody", text: "lost" }, 404);
   await deliver({ id: "c_late", call_id: "wrong", text: "done" }, 422);
   await deliver({ id: "c_late", call_id: "late_1", text: "done, eventually" }, 200);

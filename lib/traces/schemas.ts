@@ -7,7 +7,15 @@ import type { PartialTurn } from "../replay/render-window.ts";
 import { groupIdentifier } from "../ingest/schemas.ts";
 import type { MaskedSecret } from "../audit/schemas.ts";
 
-export const VENDOR_FORMATS = ["anthropic", "openai-chat", "openai-responses", "gemini", "gemini-interactions", "mcp", "agent-stream"] as const;
+export const VENDOR_FORMATS = [
+  "anthropic",
+  "openai-chat",
+  "openai-responses",
+  "gemini",
+  "gemini-interactions",
+  "mcp",
+  "agent-stream",
+] as const;
 // Fails to compile when lib/formats gains or loses a format and this list does not follow.
 type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _vendorFormatsMatch: SameMembers<(typeof VENDOR_FORMATS)[number], FormatName> = true;
@@ -37,8 +45,13 @@ export const REPLAY_VENDOR_LABELS: Record<ReplayVendorName, string> = {
 
 export const importQuerySchema = z
   .object({
-    format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` }).optional().describe("Overrides format detection"),
-    group_id: groupIdentifier().optional().describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
+    format: z
+      .enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` })
+      .optional()
+      .describe("Overrides format detection"),
+    group_id: groupIdentifier()
+      .optional()
+      .describe("Group id of the new thread (default: derived from the input's sha256, or the export's own)"),
     name: z.string().max(200).optional().describe("Title of the new thread, e.g. the file name"),
   })
   .meta({ id: "ImportQuery" });
@@ -58,16 +71,23 @@ export const importResultSchema = z
       deliveries: z.number().int(),
       issues: z.number().int(),
     }),
-    issues: z.array(importIssueSchema).describe("What the adapter could not map; nothing was dropped (each is an import_issue event)"),
+    issues: z
+      .array(importIssueSchema)
+      .describe("What the adapter could not map; nothing was dropped (each is an import_issue event)"),
   })
   .meta({ id: "ImportResult" });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
 export const replayQuerySchema = z
   .object({
-    vendor: z.enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` }).default("anthropic"),
+    vendor: z
+      .enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` })
+      .default("anthropic"),
     step: z.coerce.number().int().min(0).optional().describe("Events included (0 = none); default: all"),
-    part: z.enum(["result", "request"]).default("result").describe("request: only the vendor request body (what Copy JSON gives)"),
+    part: z
+      .enum(["result", "request"])
+      .default("result")
+      .describe("request: only the vendor request body (what Copy JSON gives)"),
   })
   .meta({ id: "ReplayQuery" });
 
@@ -86,12 +106,20 @@ export const replayResultSchema = z
     request: z.unknown().describe("The request body the vendor's API accepts as input at this step"),
     pending_call_ids: z.array(z.string()),
     skipped: z
-      .array(z.object({ index: z.number().int(), reason: z.string(), part: z.number().int().optional().describe("Content block of the event sent in another form") }))
+      .array(
+        z.object({
+          index: z.number().int(),
+          reason: z.string(),
+          part: z.number().int().optional().describe("Content block of the event sent in another form"),
+        }),
+      )
       .describe("Events left out of the request, and content parts sent as text references, with the reason"),
     renamed_call_ids: z.record(z.string(), z.string()),
     adjustments: z
       .array(z.object({ index: z.number().int().nullable(), change: z.string() }))
-      .describe("Changes made so the vendor accepts the history: a placeholder first user turn, a reused id made unique, an error flag spelled into the text"),
+      .describe(
+        "Changes made so the vendor accepts the history: a placeholder first user turn, a reused id made unique, an error flag spelled into the text",
+      ),
   })
   .meta({ id: "ReplayResult" });
 export type ReplayResult = z.infer<typeof replayResultSchema>;
@@ -99,7 +127,15 @@ export type ReplayResult = z.infer<typeof replayResultSchema>;
 // ─── the replay page at one step (GET /api/threads/{groupId}/replay/view) ──────────────────────────
 
 /** `pending`: a call still awaiting its result at the shown step. */
-export type ReplayListItem = { index: number; kind: string; label: string; summary: string; isError: boolean; callId: string | null; pending: boolean };
+export type ReplayListItem = {
+  index: number;
+  kind: string;
+  label: string;
+  summary: string;
+  isError: boolean;
+  callId: string | null;
+  pending: boolean;
+};
 
 export type ReplayHistoryView = {
   /** The shown end of the request JSON (masked, invisible characters marked). */

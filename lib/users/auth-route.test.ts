@@ -39,12 +39,21 @@ describe.each(testBackends())("/api/auth on $provider", (backend) => {
     const first = await attempt();
     expect(first.status).toBe(401);
     // Toolscope's one error shape, Better Auth's own code kept as the reason.
-    expect(await first.json()).toEqual({ error: { code: "unauthorized", message: "Invalid email or password", details: { reason: "INVALID_EMAIL_OR_PASSWORD" } } });
+    expect(await first.json()).toEqual({
+      error: {
+        code: "unauthorized",
+        message: "Invalid email or password",
+        details: { reason: "INVALID_EMAIL_OR_PASSWORD" },
+      },
+    });
     for (let i = 1; i < 10; i++) expect((await attempt()).status).toBe(401);
     const limited = await attempt();
     expect(limited.status).toBe(429);
     expect(await limited.json()).toMatchObject({ error: { code: "rate_limited" } });
     const retryAfter = Number(limited.headers.get("retry-after"));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${limited.headers.get("retry-after")}`).toBe(true);
+    expect(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+      `Retry-After: ${limited.headers.get("retry-after")}`,
+    ).toBe(true);
   });
 });

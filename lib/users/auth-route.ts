@@ -11,9 +11,13 @@ import { errorReply } from "../http/reply.ts";
 export async function handleAuthRequest(request: Request): Promise<Response> {
   try {
     const settings = accessSettings();
-    if (settings.mode === "local") throw new AppError("not_found", "Local mode has no sign-in (set TOOLSCOPE_SECRET to turn access control on)");
+    if (settings.mode === "local")
+      throw new AppError("not_found", "Local mode has no sign-in (set TOOLSCOPE_SECRET to turn access control on)");
     checkHost(request.headers, settings, new URL(request.url).host);
-    checkBrowserWrite(request.method, request.headers, settings, { checkBody: true, urlHost: new URL(request.url).host });
+    checkBrowserWrite(request.method, request.headers, settings, {
+      checkBody: true,
+      urlHost: new URL(request.url).host,
+    });
     const auth = await getAuth();
     return withRetryAfter(await inToolscopeShape(await auth.handler(request)));
   } catch (error) {
@@ -71,7 +75,9 @@ async function inToolscopeShape(response: Response): Promise<Response> {
   const body: ErrorBody = {
     error: {
       code: CODE_OF_STATUS[response.status] ?? (response.status >= 500 ? "internal" : "bad_request"),
-      message: field("message") ?? (text.trim() !== "" && answer === null ? text.slice(0, 500) : response.statusText || `HTTP ${response.status}`),
+      message:
+        field("message") ??
+        (text.trim() !== "" && answer === null ? text.slice(0, 500) : response.statusText || `HTTP ${response.status}`),
       ...(reason === null ? {} : { details: { reason } }),
     },
   };

@@ -26,7 +26,9 @@ export const createKeyEndpoint = endpoint({
   async handle(request, _params, { principal }) {
     const input = parseBody(createKeySchema, await readJsonBody(request));
     const created = await createKey({ ...input, createdBy: describePrincipal(principal) });
-    console.log(`[toolscope] API key ${created.id} "${created.name}" (${created.scope}) created by ${describePrincipal(principal)}`);
+    console.log(
+      `[toolscope] API key ${created.id} "${created.name}" (${created.scope}) created by ${describePrincipal(principal)}`,
+    );
     return jsonReply(201, created);
   },
 });

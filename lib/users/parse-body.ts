@@ -8,5 +8,7 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.inf
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue ? formatIssuePath(issue.path) : "";
-  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", { path: path || undefined });
+  throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", {
+    path: path || undefined,
+  });
 }

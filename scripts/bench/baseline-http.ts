@@ -7,7 +7,12 @@ import { callbackMessageSchema } from "../../lib/ingest/schemas.ts";
 
 type Store = (groupId: string, callKey: string, text: string) => number | Promise<number>;
 
-const BODIES: Record<number, unknown> = { 200: { status: "accepted" }, 404: { error: "unknown_call" }, 409: { error: "conflict" }, 503: { error: "unavailable" } };
+const BODIES: Record<number, unknown> = {
+  200: { status: "accepted" },
+  404: { error: "unknown_call" },
+  409: { error: "conflict" },
+  503: { error: "unavailable" },
+};
 
 function reply(res: http.ServerResponse, status: number, body: unknown = BODIES[status] ?? { error: status }) {
   const text = JSON.stringify(body);
@@ -35,12 +40,17 @@ export function serveBaseline(store: Store, onClose: () => Promise<void> = async
         return reply(res, 503);
       }
       if (typeof status === "number") reply(res, status);
-      else status.then((code) => reply(res, code), () => reply(res, 503));
+      else
+        status.then(
+          (code) => reply(res, code),
+          () => reply(res, 503),
+        );
     });
   });
   server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
     const address = server.address();
     console.log(`ready ${typeof address === "object" && address ? address.port : 0}`);
   });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => void onClose().then(() => process.exit(0))));
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => server.close(() => void onClose().then(() => process.exit(0))));
 }

@@ -21,7 +21,17 @@ export type BaselineStore = {
 
 function rows(spans: ReceivedSpan[]): Row[] {
   const at = new Date().toISOString();
-  return spans.map(({ span }) => [span.traceId, span.spanId, span.parentSpanId, span.name, span.startNs, span.endNs, span.status.code, JSON.stringify(span), at]);
+  return spans.map(({ span }) => [
+    span.traceId,
+    span.spanId,
+    span.parentSpanId,
+    span.name,
+    span.startNs,
+    span.endNs,
+    span.status.code,
+    JSON.stringify(span),
+    at,
+  ]);
 }
 
 export async function openBaselineStore(url: string): Promise<BaselineStore> {
@@ -30,7 +40,9 @@ export async function openBaselineStore(url: string): Promise<BaselineStore> {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.exec(TABLE.replace("SERIAL_OR_INTEGER", "INTEGER"));
-    const insert = db.prepare("INSERT OR IGNORE INTO span (trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, span_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const insert = db.prepare(
+      "INSERT OR IGNORE INTO span (trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, span_json, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     const insertAll = db.transaction((batch: Row[]) => {
       for (const row of batch) insert.run(...row);
     });
@@ -52,8 +64,13 @@ export async function openBaselineStore(url: string): Promise<BaselineStore> {
         await client.query("BEGIN");
         for (let start = 0; start < batch.length; start += 500) {
           const chunk = batch.slice(start, start + 500);
-          const placeholders = chunk.map((_, i) => `(${Array.from({ length: 9 }, (_, j) => `$${i * 9 + j + 1}`).join(", ")})`).join(", ");
-          await client.query(`INSERT INTO span (trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, span_json, received_at) VALUES ${placeholders} ON CONFLICT DO NOTHING`, chunk.flat());
+          const placeholders = chunk
+            .map((_, i) => `(${Array.from({ length: 9 }, (_, j) => `$${i * 9 + j + 1}`).join(", ")})`)
+            .join(", ");
+          await client.query(
+            `INSERT INTO span (trace_id, span_id, parent_span_id, name, start_ns, end_ns, status_code, span_json, received_at) VALUES ${placeholders} ON CONFLICT DO NOTHING`,
+            chunk.flat(),
+          );
         }
         await client.query("COMMIT");
       } catch (error) {

@@ -19,7 +19,8 @@ async function open(browser: Browser, url: string): Promise<Page> {
 }
 
 /** Lets pending tasks finish and report. */
-const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 250))));
+const settle = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 250))));
 
 export async function longestTask(page: Page): Promise<number> {
   return page.evaluate(() => {
@@ -29,11 +30,21 @@ export async function longestTask(page: Page): Promise<number> {
 }
 const resetTasks = (page: Page) => page.evaluate(() => Reflect.set(window, "__longTasks", []));
 const domNodes = (page: Page) => page.evaluate(() => document.getElementsByTagName("*").length);
-const firstPaint = (page: Page) => page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0);
-const heapMb = (page: Page) => page.evaluate(() => (Reflect.get(performance, "memory") as { usedJSHeapSize?: number } | undefined)?.usedJSHeapSize ?? 0).then((bytes) => bytes / 1048576);
+const firstPaint = (page: Page) =>
+  page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0);
+const heapMb = (page: Page) =>
+  page
+    .evaluate(
+      () => (Reflect.get(performance, "memory") as { usedJSHeapSize?: number } | undefined)?.usedJSHeapSize ?? 0,
+    )
+    .then((bytes) => bytes / 1048576);
 
 /** Opening a call whose result is a diff, and (when a label is given) expanding a collapsed hunk. */
-export async function diffOpen(browser: Browser, url: string, expandLabel: RegExp | null): Promise<{ open: number; expand: number | null }> {
+export async function diffOpen(
+  browser: Browser,
+  url: string,
+  expandLabel: RegExp | null,
+): Promise<{ open: number; expand: number | null }> {
   const page = await open(browser, url);
   await page.getByTestId("diff-viewer").waitFor();
   await page.waitForLoadState("networkidle");
@@ -52,7 +63,10 @@ export async function diffOpen(browser: Browser, url: string, expandLabel: RegEx
 }
 
 /** A multi-hunk diff: DOM nodes once open, and the longest task on Unified → Split. */
-export async function diffSplit(browser: Browser, url: string): Promise<{ open: number; nodes: number; split: number; nodesSplit: number }> {
+export async function diffSplit(
+  browser: Browser,
+  url: string,
+): Promise<{ open: number; nodes: number; split: number; nodesSplit: number }> {
   const page = await open(browser, url);
   await page.getByTestId("diff-viewer").waitFor();
   await page.waitForLoadState("networkidle");
@@ -69,7 +83,14 @@ export async function diffSplit(browser: Browser, url: string): Promise<{ open: 
   return { open: openTask, nodes, split, nodesSplit };
 }
 
-export type ThreadFigures = { firstPaint: number; open: number; toEnd: number; toEndMs: number; heapMb: number; nodes: number };
+export type ThreadFigures = {
+  firstPaint: number;
+  open: number;
+  toEnd: number;
+  toEndMs: number;
+  heapMb: number;
+  nodes: number;
+};
 
 /** Opens the thread page, then jumps to the end (End key: a window read around the last row). */
 export async function threadOpenAndEnd(browser: Browser, url: string, lastCall: string): Promise<ThreadFigures> {
@@ -86,7 +107,14 @@ export async function threadOpenAndEnd(browser: Browser, url: string, lastCall: 
   const toEndMs = Date.now() - started;
   await page.waitForLoadState("networkidle");
   await settle(page);
-  const figures = { firstPaint: paint, open: openTask, toEnd: await longestTask(page), toEndMs, heapMb: await heapMb(page), nodes: await domNodes(page) };
+  const figures = {
+    firstPaint: paint,
+    open: openTask,
+    toEnd: await longestTask(page),
+    toEndMs,
+    heapMb: await heapMb(page),
+    nodes: await domNodes(page),
+  };
   await page.context().close();
   return figures;
 }
@@ -106,12 +134,21 @@ export async function replayOpen(browser: Browser, url: string): Promise<number>
  * axe-core on a settled page at full size, in a colour scheme: its serious and critical violations (as the e2e
  * accessibility spec audits the pages of its own small threads), one line per node.
  */
-export async function axeAudit(browser: Browser, url: string, colorScheme: "light" | "dark", options: { width?: number; view?: "waterfall" } = {}): Promise<string[]> {
+export async function axeAudit(
+  browser: Browser,
+  url: string,
+  colorScheme: "light" | "dark",
+  options: { width?: number; view?: "waterfall" } = {},
+): Promise<string[]> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1400, height: 900 }, colorScheme });
   try {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: "load", timeout: 180_000 });
-    await page.waitForFunction(() => document.readyState === "complete" && document.querySelector('[aria-busy="true"]') === null, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => document.readyState === "complete" && document.querySelector('[aria-busy="true"]') === null,
+      undefined,
+      { timeout: 120_000 },
+    );
     await page.waitForLoadState("networkidle");
     if (options.view === "waterfall") {
       await page.keyboard.press("w");
@@ -120,7 +157,9 @@ export async function axeAudit(browser: Browser, url: string, colorScheme: "ligh
     const results = await new AxeBuilder({ page }).analyze();
     return results.violations
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .flatMap((violation) => violation.nodes.map((node) => `${violation.impact} ${violation.id} — ${node.target.join(" ")}`));
+      .flatMap((violation) =>
+        violation.nodes.map((node) => `${violation.impact} ${violation.id} — ${node.target.join(" ")}`),
+      );
   } finally {
     await context.close();
   }

@@ -12,7 +12,9 @@ const get = (path: string) => new Request(`http://127.0.0.1${path}`);
 
 describe.each(testBackends())("deliveries routes on $provider", (backend) => {
   let t: TestDatabase;
-  const body = Buffer.from(JSON.stringify({ type: "tool_result", group_id: "g-route", id: "nobody", text: "caf\u00e9 \u202E" }));
+  const body = Buffer.from(
+    JSON.stringify({ type: "tool_result", group_id: "g-route", id: "nobody", text: "caf\u00e9 \u202E" }),
+  );
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     await createSeeder(t.database).deliver(null, { body });
@@ -36,16 +38,35 @@ describe.each(testBackends())("deliveries routes on $provider", (backend) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const page = await response.json();
-    expect(page).toMatchObject({ filters: { outcome: "unknown_call", group: "g-route" }, cursor: null, nextCursor: null, outcomeCounts: { unknown_call: 1 } });
+    expect(page).toMatchObject({
+      filters: { outcome: "unknown_call", group: "g-route" },
+      cursor: null,
+      nextCursor: null,
+      outcomeCounts: { unknown_call: 1 },
+    });
     expect(page.items).toEqual([
-      expect.objectContaining({ outcome: "unknown_call", httpStatus: 404, groupId: "g-route", callKey: "nobody", toolCallId: null, threadExists: false, bodyBytes: body.length }),
+      expect.objectContaining({
+        outcome: "unknown_call",
+        httpStatus: 404,
+        groupId: "g-route",
+        callKey: "nobody",
+        toolCallId: null,
+        threadExists: false,
+        bodyBytes: body.length,
+      }),
     ]);
   });
 
   it("serves a body as text and as the exact bytes", async () => {
     const [row] = (await (await listRoute(get("/api/deliveries?group=g-route"))).json()).items;
     const text = await (await bodyRoute(get(`/api/deliveries/${row.id}/body`), params(String(row.id)))).json();
-    expect(text).toMatchObject({ id: row.id, text: body.toString("utf8"), validUtf8: true, sha256Verified: true, truncatedAtReceipt: false });
+    expect(text).toMatchObject({
+      id: row.id,
+      text: body.toString("utf8"),
+      validUtf8: true,
+      sha256Verified: true,
+      truncatedAtReceipt: false,
+    });
 
     const raw = await rawRoute(get(`/api/deliveries/${row.id}/raw`), params(String(row.id)));
     expect(raw.status).toBe(200);

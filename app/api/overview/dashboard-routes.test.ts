@@ -39,7 +39,9 @@ describe.each(testBackends())("dashboard routes on $provider", (backend) => {
   it("GET /api/pending?sort=sideways answers the one 422 naming the parameter", async () => {
     const response = await pendingRoute(get("/api/pending?sort=sideways"));
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ error: { code: "invalid", path: "sort", message: expect.stringContaining("sort") } });
+    expect(await response.json()).toEqual({
+      error: { code: "invalid", path: "sort", message: expect.stringContaining("sort") },
+    });
   });
 
   it("GET /api/overview answers the figures", async () => {
@@ -48,7 +50,14 @@ describe.each(testBackends())("dashboard routes on $provider", (backend) => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = await response.json();
     expect(body.counts).toEqual({ threads: 1, calls: 4, results: 1, deliveries: 1 });
-    expect(body.callsByStatus).toEqual({ pending: 3, completed: 1, errored: 0, timed_out: 0, cancelled: 0, auth_required: 0 });
+    expect(body.callsByStatus).toEqual({
+      pending: 3,
+      completed: 1,
+      errored: 0,
+      timed_out: 0,
+      cancelled: 0,
+      auth_required: 0,
+    });
     expect(body.lowConfidence).toMatchObject({ total: 1, below: 0.5 });
     expect(body.pending.total).toBe(2);
   });

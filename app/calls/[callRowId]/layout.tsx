@@ -5,7 +5,13 @@ import type { ReactNode } from "react";
 import { rowIdSchema } from "@/lib/calls/schemas.ts";
 import { callExists } from "@/lib/traces/service.ts";
 
-export default async function CallLayout({ children, params }: { children: ReactNode; params: Promise<{ callRowId: string }> }) {
+export default async function CallLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ callRowId: string }>;
+}) {
   const parsed = rowIdSchema.safeParse((await params).callRowId);
   if (!parsed.success || !(await callExists({ callRowId: parsed.data }))) notFound();
   return children;

@@ -44,7 +44,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
-  const [spans, replay] = await Promise.all([getCallSpans({ callRowId: call.id }), getReplayStep({ callRowId: call.id })]);
+  const [spans, replay] = await Promise.all([
+    getCallSpans({ callRowId: call.id }),
+    getReplayStep({ callRowId: call.id }),
+  ]);
   // A call awaiting authorization may still get its result once the user has authorized.
   const live = call.status === "pending" || call.status === "auth_required" || call.subscription === "active";
   return (
@@ -57,7 +60,13 @@ export default async function CallPage({ params }: { params: Params }) {
         <span aria-hidden="true">/</span> <span className="mono">{presentUntrustedText(call.callKey)}</span>
         <LiveRefresh active={live} />
       </nav>
-      <VerdictPanel status={call.status} toolName={call.toolName} latest={detail.results[detail.results.length - 1] ?? null} resultCount={call.resultCount} replay={replay} />
+      <VerdictPanel
+        status={call.status}
+        toolName={call.toolName}
+        latest={detail.results[detail.results.length - 1] ?? null}
+        resultCount={call.resultCount}
+        replay={replay}
+      />
       <CallOverview call={call} events={detail.events} />
       <OAuthRequests events={detail.events} />
       <p className="small">
@@ -70,10 +79,21 @@ export default async function CallPage({ params }: { params: Params }) {
           Results <span className="muted">({call.resultCount.toLocaleString("en-US")})</span>
         </h2>
         {detail.resultsOmitted > 0 ? (
-          <p className="small muted">The {detail.results.length} newest results are shown; {detail.resultsOmitted.toLocaleString("en-US")} earlier ones are not.</p>
+          <p className="small muted">
+            The {detail.results.length} newest results are shown; {detail.resultsOmitted.toLocaleString("en-US")}{" "}
+            earlier ones are not.
+          </p>
         ) : null}
         {detail.results.length === 0 ? (
-          <EmptyState title={call.status === "pending" ? "Waiting for a result" : call.status === "auth_required" ? "Waiting for the user's authorization" : "No result"}>
+          <EmptyState
+            title={
+              call.status === "pending"
+                ? "Waiting for a result"
+                : call.status === "auth_required"
+                  ? "Waiting for the user's authorization"
+                  : "No result"
+            }
+          >
             <p>
               {call.status === "pending"
                 ? "The tool has not posted a result for this call yet. This page updates by itself when one arrives."
@@ -83,19 +103,36 @@ export default async function CallPage({ params }: { params: Params }) {
             </p>
           </EmptyState>
         ) : (
-          detail.results.map((result) => <ResultCard key={result.id} result={result} outputSchema={call.outputSchema} />)
+          detail.results.map((result) => (
+            <ResultCard key={result.id} result={result} outputSchema={call.outputSchema} />
+          ))
         )}
       </section>
 
-      <SecretsPanel secrets={detail.secrets} scopes={[{ kind: "call", id: String(call.id) }]} anchorId="masked-values" />
+      <SecretsPanel
+        secrets={detail.secrets}
+        scopes={[{ kind: "call", id: String(call.id) }]}
+        anchorId="masked-values"
+      />
 
       <section className="deliveries-section" aria-labelledby="deliveries-title">
         <h2 id="deliveries-title" className="section-title">
-          Deliveries <span className="muted">({(detail.deliveries.length + detail.deliveriesOmitted).toLocaleString("en-US")})</span>
+          Deliveries{" "}
+          <span className="muted">
+            ({(detail.deliveries.length + detail.deliveriesOmitted).toLocaleString("en-US")})
+          </span>
         </h2>
         <p className="small muted">Every POST to the callback route that named this call, whatever became of it.</p>
-        {detail.deliveries.length === 0 ? <p className="muted">None yet.</p> : <DeliveriesTable callRowId={call.id} deliveries={detail.deliveries} />}
-        {detail.deliveriesOmitted > 0 ? <p className="small muted">{detail.deliveriesOmitted.toLocaleString("en-US")} more deliveries are not listed.</p> : null}
+        {detail.deliveries.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <DeliveriesTable callRowId={call.id} deliveries={detail.deliveries} />
+        )}
+        {detail.deliveriesOmitted > 0 ? (
+          <p className="small muted">
+            {detail.deliveriesOmitted.toLocaleString("en-US")} more deliveries are not listed.
+          </p>
+        ) : null}
       </section>
       {spans ? <SpanPanel spans={spans} /> : null}
     </>

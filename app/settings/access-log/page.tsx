@@ -5,7 +5,11 @@ import { listAccessRecords } from "@/lib/audit/service.ts";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Access log" };
 
-const ACTION_NAMES: Record<string, string> = { reveal: "revealed a masked value", export: "exported", raw: "read exact bytes" };
+const ACTION_NAMES: Record<string, string> = {
+  reveal: "revealed a masked value",
+  export: "exported",
+  raw: "read exact bytes",
+};
 
 export default async function AccessLogPage() {
   const records = await listAccessRecords({ limit: 200 });
@@ -15,8 +19,9 @@ export default async function AccessLogPage() {
         <div className="page-title">
           <h1>Access log</h1>
           <p className="page-description small muted">
-            Pages carry credential-looking strings masked. Revealing one value, exporting a thread and reading a result&apos;s or a delivery&apos;s exact bytes are
-            recorded here (the newest 200): who, when and which row — never the value itself; a reveal names the value by its kind, span and a sha256 prefix.
+            Pages carry credential-looking strings masked. Revealing one value, exporting a thread and reading a
+            result&apos;s or a delivery&apos;s exact bytes are recorded here (the newest 200): who, when and which row —
+            never the value itself; a reveal names the value by its kind, span and a sha256 prefix.
           </p>
         </div>
       </div>

@@ -14,8 +14,9 @@ export default function ModelTargetsPage() {
         <div className="page-title">
           <h1>Model targets</h1>
           <p className="page-description small muted">
-            Where forks send their history. Configured on the server in <code>TOOLSCOPE_MODELS</code>; each key is read from the environment variable the target
-            names, at the moment a request is sent. Keys never reach the browser, the logs or the database.
+            Where forks send their history. Configured on the server in <code>TOOLSCOPE_MODELS</code>; each key is read
+            from the environment variable the target names, at the moment a request is sent. Keys never reach the
+            browser, the logs or the database.
           </p>
         </div>
       </div>

@@ -14,8 +14,9 @@ export default async function StoragePage() {
         <div className="page-title">
           <h1>Storage</h1>
           <p className="page-description small muted">
-            Database size, rows per table and the oldest data. Retention removes whole threads (results, events, audit rows, spans) in small steps; the
-            same figures are at <code>GET /api/storage</code>, and <code>npm run toolscope -- prune --dry-run</code> lists what goes next.
+            Database size, rows per table and the oldest data. Retention removes whole threads (results, events, audit
+            rows, spans) in small steps; the same figures are at <code>GET /api/storage</code>, and{" "}
+            <code>npm run toolscope -- prune --dry-run</code> lists what goes next.
           </p>
         </div>
       </div>

@@ -13,7 +13,13 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export default async function ThreadLayout({ children, params }: { children: ReactNode; params: Promise<{ groupId: string }> }) {
+export default async function ThreadLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ groupId: string }>;
+}) {
   if (!(await threadExists({ groupId: decodeSegment((await params).groupId) }))) notFound();
   return children;
 }

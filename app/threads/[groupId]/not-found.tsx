@@ -6,7 +6,8 @@ export default function ThreadNotFound() {
   return (
     <EmptyState title="No such thread">
       <p>
-        A thread appears when the runtime posts its first event with this <code>group_id</code>. <Link href="/threads">All threads</Link>
+        A thread appears when the runtime posts its first event with this <code>group_id</code>.{" "}
+        <Link href="/threads">All threads</Link>
       </p>
     </EmptyState>
   );

@@ -33,17 +33,31 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Thread ${groupId.slice(0, 80)}` };
 }
 
-async function ThreadBody({ groupId, searchParams }: { groupId: string; searchParams: Record<string, string | string[] | undefined> }) {
+async function ThreadBody({
+  groupId,
+  searchParams,
+}: {
+  groupId: string;
+  searchParams: Record<string, string | string[] | undefined>;
+}) {
   // A link with a bad parameter still opens the thread (from the start) rather than failing.
-  const parsed = threadPageQuerySchema.safeParse(Object.fromEntries(Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value])));
+  const parsed = threadPageQuerySchema.safeParse(
+    Object.fromEntries(
+      Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
+    ),
+  );
   const query = parsed.success ? parsed.data : {};
   const filter = { q: query.q, only: query.only };
   let target: number | null = query.event ?? null;
   if (target === null && (query.call !== undefined || query.step !== undefined)) {
-    target = (await locateInThread({ groupId, query: query.call !== undefined ? { call: query.call } : { step: query.step } })).eventId;
+    target = (
+      await locateInThread({ groupId, query: query.call !== undefined ? { call: query.call } : { step: query.step } })
+    ).eventId;
   }
   const [firstPage, forkLinks] = await Promise.all([
-    target === null ? getTimelinePage({ groupId, after: 0, limit: FIRST_PAGE, ...filter }) : getTimelinePage({ groupId, around: target, limit: FIRST_PAGE * 2, ...filter }),
+    target === null
+      ? getTimelinePage({ groupId, after: 0, limit: FIRST_PAGE, ...filter })
+      : getTimelinePage({ groupId, around: target, limit: FIRST_PAGE * 2, ...filter }),
     getForkLinks({ groupId }),
   ]);
   return (

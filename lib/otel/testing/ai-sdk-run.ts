@@ -16,7 +16,10 @@ export type AiSdkRunOptions = {
   spanProcessor?: SimpleSpanProcessor;
 };
 
-const usage = { inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 7, text: 7, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 7, text: 7, reasoning: 0 },
+};
 
 export async function runAiSdkToolLoop(options: AiSdkRunOptions): Promise<{ text: string; spans: ReadableSpan[] }> {
   const { provider, memory } = tracerProvider();
@@ -38,11 +41,19 @@ export async function runAiSdkToolLoop(options: AiSdkRunOptions): Promise<{ text
           warnings: [],
         };
       }
-      return { content: [{ type: "text", text: "It is sunny in Paris, 21 °C." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      return {
+        content: [{ type: "text", text: "It is sunny in Paris, 21 °C." }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: [],
+      };
     },
   });
   const tracer = provider.getTracer("ai-sdk-test");
-  const telemetry = options.mode === "legacy" ? new LegacyOpenTelemetry({ tracer }) : new OpenTelemetry({ tracer, runtimeContext: true });
+  const telemetry =
+    options.mode === "legacy"
+      ? new LegacyOpenTelemetry({ tracer })
+      : new OpenTelemetry({ tracer, runtimeContext: true });
   const result = await generateText({
     model,
     system: "You are a weather assistant.",
@@ -63,7 +74,12 @@ export async function runAiSdkToolLoop(options: AiSdkRunOptions): Promise<{ text
     },
     stopWhen: stepCountIs(4),
     runtimeContext: { conversationId: options.conversationId ?? "conv-weather" },
-    telemetry: { isEnabled: true, functionId: "weather-agent", includeRuntimeContext: { conversationId: true }, integrations: [telemetry] },
+    telemetry: {
+      isEnabled: true,
+      functionId: "weather-agent",
+      includeRuntimeContext: { conversationId: true },
+      integrations: [telemetry],
+    },
   });
   await provider.forceFlush();
   return { text: result.text, spans: [...memory.getFinishedSpans()] };

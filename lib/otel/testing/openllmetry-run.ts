@@ -10,8 +10,18 @@ import { tracerProvider } from "./tracer-provider.ts";
 
 export const OPENLLMETRY_MODEL = "gpt-fake-openllmetry";
 export const OPENLLMETRY_CALLS = [
-  { id: "call_weather_1", name: "weather", arguments: { city: "Paris" }, result: '{"city":"Paris","sky":"sunny","celsius":21}' },
-  { id: "call_docs_1", name: "lookup_docs", arguments: { query: "umbrella policy" }, result: "Umbrellas are optional below 20 % rain." },
+  {
+    id: "call_weather_1",
+    name: "weather",
+    arguments: { city: "Paris" },
+    result: '{"city":"Paris","sky":"sunny","celsius":21}',
+  },
+  {
+    id: "call_docs_1",
+    name: "lookup_docs",
+    arguments: { query: "umbrella policy" },
+    result: "Umbrellas are optional below 20 % rain.",
+  },
 ] as const;
 export const OPENLLMETRY_ANSWER = "It is sunny in Paris, 21 °C: no umbrella needed.";
 
@@ -29,7 +39,11 @@ function instrumentOpenAI(): void {
 type ToolCall = { id: string; name: string; arguments: string };
 
 /** One streamed turn (the fake provider always streams): the text and the tool calls, assembled from the deltas. */
-async function turn(client: OpenAI, messages: OpenAI.ChatCompletionMessageParam[], tools: OpenAI.ChatCompletionTool[]): Promise<{ text: string; calls: ToolCall[] }> {
+async function turn(
+  client: OpenAI,
+  messages: OpenAI.ChatCompletionMessageParam[],
+  tools: OpenAI.ChatCompletionTool[],
+): Promise<{ text: string; calls: ToolCall[] }> {
   const stream = await client.chat.completions.create({ model: OPENLLMETRY_MODEL, messages, tools, stream: true });
   let text = "";
   const calls: ToolCall[] = [];
@@ -46,7 +60,9 @@ async function turn(client: OpenAI, messages: OpenAI.ChatCompletionMessageParam[
   return { text, calls };
 }
 
-export async function runOpenLLMetryToolLoop(fake: FakeProvider): Promise<{ traceId: string; text: string; spans: ReadableSpan[] }> {
+export async function runOpenLLMetryToolLoop(
+  fake: FakeProvider,
+): Promise<{ traceId: string; text: string; spans: ReadableSpan[] }> {
   instrumentOpenAI();
   const { provider, memory } = tracerProvider();
   memory.reset();
@@ -58,7 +74,11 @@ export async function runOpenLLMetryToolLoop(fake: FakeProvider): Promise<{ trac
   const client = new OpenAI({ baseURL: fake.baseUrls["openai-chat"], apiKey: "sk-fake" });
   const tools: OpenAI.ChatCompletionTool[] = OPENLLMETRY_CALLS.map(({ name }) => ({
     type: "function",
-    function: { name, description: `The ${name} tool`, parameters: { type: "object", properties: {}, additionalProperties: true } },
+    function: {
+      name,
+      description: `The ${name} tool`,
+      parameters: { type: "object", properties: {}, additionalProperties: true },
+    },
   }));
   const results = new Map<string, string>(OPENLLMETRY_CALLS.map((call) => [call.id, call.result]));
   const run = await provider.getTracer("openllmetry-agent").startActiveSpan("agent run", async (parent) => {
@@ -70,9 +90,14 @@ export async function runOpenLLMetryToolLoop(fake: FakeProvider): Promise<{ trac
     messages.push({
       role: "assistant",
       content: first.text === "" ? null : first.text,
-      tool_calls: first.calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: first.calls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
     });
-    for (const call of first.calls) messages.push({ role: "tool", tool_call_id: call.id, content: results.get(call.id) ?? "unknown tool" });
+    for (const call of first.calls)
+      messages.push({ role: "tool", tool_call_id: call.id, content: results.get(call.id) ?? "unknown tool" });
     const second = await turn(client, messages, tools);
     parent.end();
     return { traceId: parent.spanContext().traceId, text: second.text };

@@ -8,7 +8,8 @@ export async function readThread(t: { database: Database }, groupId: string): Pr
   const calls = new Map(page.calls.map((call) => [call.id, call]));
   return page.events.map((event) => {
     const call = event.callRowId === null ? undefined : calls.get(event.callRowId);
-    if (event.kind === "tool_call" && call) return `call ${call.toolName} ${call.callKey} ${call.status} ${call.argumentsPreview} → ${call.latestResult?.preview ?? "-"}`;
+    if (event.kind === "tool_call" && call)
+      return `call ${call.toolName} ${call.callKey} ${call.status} ${call.argumentsPreview} → ${call.latestResult?.preview ?? "-"}`;
     if (event.kind === "tool_result") return `result ${call?.callKey ?? "?"}`;
     return `${event.kind}${event.role ? ` ${event.role}` : ""}: ${event.text ?? ""}`;
   });

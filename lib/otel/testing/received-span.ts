@@ -2,11 +2,28 @@
 // decoded from the wire, for tests that exercise the mapping and storage without an exporter.
 import type { Attributes, DecodedExport, ReceivedSpan } from "../otlp-types.ts";
 
-export function receivedSpan(traceId: string, name: string, attributes: Attributes, spanId = "a".repeat(16)): ReceivedSpan {
+export function receivedSpan(
+  traceId: string,
+  name: string,
+  attributes: Attributes,
+  spanId = "a".repeat(16),
+): ReceivedSpan {
   const start = String(BigInt(Date.now()) * 1_000_000n);
   return {
     origin: { resource: { attributes: {} }, scope: { name: "test", attributes: {} } },
-    span: { traceId, spanId, parentSpanId: null, name, kind: 1, startNs: start, endNs: start, status: { code: 0 }, events: [], links: [], attributes },
+    span: {
+      traceId,
+      spanId,
+      parentSpanId: null,
+      name,
+      kind: 1,
+      startNs: start,
+      endNs: start,
+      status: { code: 0 },
+      events: [],
+      links: [],
+      attributes,
+    },
   };
 }
 

@@ -7,7 +7,10 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 let registered: { provider: NodeTracerProvider; memory: InMemorySpanExporter } | null = null;
 
 /** One tracer provider per process (the SDK's context manager is global); spans go to memory and to `extra`. */
-export function tracerProvider(extra: SimpleSpanProcessor[] = []): { provider: NodeTracerProvider; memory: InMemorySpanExporter } {
+export function tracerProvider(extra: SimpleSpanProcessor[] = []): {
+  provider: NodeTracerProvider;
+  memory: InMemorySpanExporter;
+} {
   if (registered) return registered;
   const memory = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory), ...extra] });

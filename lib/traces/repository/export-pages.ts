@@ -1,7 +1,14 @@
 // Prisma access for reading a whole thread page by page (export): bounded by the ids present when it starts.
 import "server-only";
 import type { ModelClient } from "../../db/client.ts";
-import { CALL_ARGUMENTS, CALL_IDENTITY, CALL_STATE, DELIVERY_AUDIT, RESULT_ANALYSIS, RESULT_TEXT } from "../../db/selects.ts";
+import {
+  CALL_ARGUMENTS,
+  CALL_IDENTITY,
+  CALL_STATE,
+  DELIVERY_AUDIT,
+  RESULT_ANALYSIS,
+  RESULT_TEXT,
+} from "../../db/selects.ts";
 import { decodeStoredText } from "../../results/text-codec.ts";
 import type { CallRecord, DeliveryRecord, ResultRecord } from "../export-format.ts";
 
@@ -17,7 +24,12 @@ export async function readExportBounds(client: ModelClient, threadId: number, gr
   const event = await client.event.aggregate({ where: { threadId }, _max: { id: true } });
   const result = await client.toolResult.aggregate({ where: { toolCall: { threadId } }, _max: { id: true } });
   const call = await client.toolCall.aggregate({ where: { threadId }, _max: { id: true } });
-  return { delivery: delivery._max.id ?? 0, event: event._max.id ?? 0, result: result._max.id ?? 0, call: call._max.id ?? 0 };
+  return {
+    delivery: delivery._max.id ?? 0,
+    event: event._max.id ?? 0,
+    result: result._max.id ?? 0,
+    call: call._max.id ?? 0,
+  };
 }
 
 export type Page<T> = { rows: T[]; cursor: number | null };
@@ -27,7 +39,13 @@ function page<T extends { id: number }, R>(rows: T[], limit: number, map: (row: 
   return { rows: rows.map(map), cursor: rows.length === limit && last !== undefined ? last.id : null };
 }
 
-export async function readCallPage(client: ModelClient, threadId: number, bound: number, after: number, limit: number): Promise<Page<{ id: number; record: CallRecord }>> {
+export async function readCallPage(
+  client: ModelClient,
+  threadId: number,
+  bound: number,
+  after: number,
+  limit: number,
+): Promise<Page<{ id: number; record: CallRecord }>> {
   const rows = await client.toolCall.findMany({
     where: { threadId, id: { gt: after, lte: bound } },
     orderBy: { id: "asc" },
@@ -68,7 +86,14 @@ export async function readResultPage(
   bound: number,
   after: number,
   limit: number,
-): Promise<Page<{ id: number; toolCallId: number; deliveryId: number | null; record: Omit<ResultRecord, "call_key" | "delivery"> }>> {
+): Promise<
+  Page<{
+    id: number;
+    toolCallId: number;
+    deliveryId: number | null;
+    record: Omit<ResultRecord, "call_key" | "delivery">;
+  }>
+> {
   const rows = await client.toolResult.findMany({
     where: { toolCall: { threadId }, id: { gt: after, lte: bound } },
     orderBy: { id: "asc" },
@@ -154,11 +179,37 @@ export const EVENT_ROW_SELECT = {
   occurredAt: true,
 } as const;
 
-export function toEventRow({ textEscaped, ...row }: { id: number; kind: string; toolCallId: number | null; resultId: number | null; step: number | null; role: string | null; text: string | null; textEscaped: boolean; dataJson: string | null; rawJson: string | null; source: string; occurredAt: Date }): EventRow {
-  return { ...row, text: row.text === null ? null : decodeStoredText(row.text, textEscaped), occurredAt: row.occurredAt.toISOString() };
+export function toEventRow({
+  textEscaped,
+  ...row
+}: {
+  id: number;
+  kind: string;
+  toolCallId: number | null;
+  resultId: number | null;
+  step: number | null;
+  role: string | null;
+  text: string | null;
+  textEscaped: boolean;
+  dataJson: string | null;
+  rawJson: string | null;
+  source: string;
+  occurredAt: Date;
+}): EventRow {
+  return {
+    ...row,
+    text: row.text === null ? null : decodeStoredText(row.text, textEscaped),
+    occurredAt: row.occurredAt.toISOString(),
+  };
 }
 
-export async function readEventPage(client: ModelClient, threadId: number, bound: number, after: number, limit: number): Promise<Page<EventRow>> {
+export async function readEventPage(
+  client: ModelClient,
+  threadId: number,
+  bound: number,
+  after: number,
+  limit: number,
+): Promise<Page<EventRow>> {
   const rows = await client.event.findMany({
     where: { threadId, id: { gt: after, lte: bound } },
     orderBy: { id: "asc" },
@@ -175,7 +226,14 @@ export async function readDeliveryPage(
   bound: number,
   after: number,
   limit: number,
-): Promise<Page<{ id: number; toolCallId: number | null; resultId: number | null; record: Omit<DeliveryRecord, "index" | "tool_call" | "result"> }>> {
+): Promise<
+  Page<{
+    id: number;
+    toolCallId: number | null;
+    resultId: number | null;
+    record: Omit<DeliveryRecord, "index" | "tool_call" | "result">;
+  }>
+> {
   const rows = await client.delivery.findMany({
     where: { groupId, id: { gt: after, lte: bound } },
     orderBy: { id: "asc" },
@@ -205,9 +263,12 @@ export async function readDeliveryPage(
 }
 
 /** Position of a delivery among the group's deliveries (null when it is not one of them). */
-export async function findDeliveryPosition(client: ModelClient, groupId: string, deliveryId: number): Promise<number | null> {
+export async function findDeliveryPosition(
+  client: ModelClient,
+  groupId: string,
+  deliveryId: number,
+): Promise<number | null> {
   const exists = await client.delivery.count({ where: { groupId, id: deliveryId } });
   if (exists === 0) return null;
   return client.delivery.count({ where: { groupId, id: { lt: deliveryId } } });
 }
-

@@ -73,11 +73,15 @@ export type ThreadSpan = { threadId: number; firstRow: number; lastRow: number; 
  * pairing check 210 ms per window read; grouped, all of it takes about 250 ms (SQLite: the same as the probes).
  */
 export async function threadFacts(client: ModelClient, threadId: number): Promise<ThreadFacts> {
-  const kinds = await client.$queryRaw<{ kind: string; n: number | bigint; first: number | bigint; last: number | bigint; imported: number | bigint }[]>(sql`SELECT
+  const kinds = await client.$queryRaw<
+    { kind: string; n: number | bigint; first: number | bigint; last: number | bigint; imported: number | bigint }[]
+  >(sql`SELECT
       e."kind" AS kind, COUNT(*) AS n, MIN(e."id") AS first, MAX(e."id") AS last,
       SUM(CASE WHEN e."source" IN (${list([...CANONICAL_DATA_SOURCES])}) THEN 1 ELSE 0 END) AS imported
     FROM "Event" e WHERE e."threadId" = ${threadId} GROUP BY e."kind"`);
-  const checks = await client.$queryRaw<{ orphan: number | bigint | null; repeated: number | bigint | null; unpaired: number | bigint | null }[]>(sql`SELECT
+  const checks = await client.$queryRaw<
+    { orphan: number | bigint | null; repeated: number | bigint | null; unpaired: number | bigint | null }[]
+  >(sql`SELECT
       SUM(CASE WHEN g.k IS NULL THEN g.tool_rows
                WHEN g.tool_rows > 0 AND g.k NOT IN (SELECT t."id" FROM "ToolCall" t WHERE t."threadId" = ${threadId}) THEN 1 ELSE 0 END) AS orphan,
       SUM(CASE WHEN g.calls > 1 THEN 1 ELSE 0 END) AS repeated,
@@ -93,10 +97,13 @@ export async function threadFacts(client: ModelClient, threadId: number): Promis
   let total = 0;
   const omitted: [string, number, number][] = [];
   for (const row of kinds) {
-    if (CANONICAL_KINDS.includes(row.kind) || row.kind === "tool_call" || row.kind === "tool_result") total += toNumber(row.n);
+    if (CANONICAL_KINDS.includes(row.kind) || row.kind === "tool_call" || row.kind === "tool_result")
+      total += toNumber(row.n);
     else omitted.push([row.kind, toNumber(row.n), toNumber(row.first)]);
   }
-  const imported = kinds.some((row) => row.kind === IMPORT_EVENT || row.kind === FORK_EVENT || toNumber(row.imported) > 0);
+  const imported = kinds.some(
+    (row) => row.kind === IMPORT_EVENT || row.kind === FORK_EVENT || toNumber(row.imported) > 0,
+  );
   const plain = check !== undefined && !imported && toNumber(check.orphan) === 0 && toNumber(check.repeated) === 0;
   const lastRow = Math.max(0, ...kinds.map((row) => toNumber(row.last)));
   return {
@@ -115,7 +122,12 @@ export async function threadFacts(client: ModelClient, threadId: number): Promis
  * then counted from whichever end of the thread is nearer (PostgreSQL without statistics reads every row of the
  * range to count it).
  */
-export async function countCanonical(client: ModelClient, span: ThreadSpan, beforeId: number, fromId?: number): Promise<number> {
+export async function countCanonical(
+  client: ModelClient,
+  span: ThreadSpan,
+  beforeId: number,
+  fromId?: number,
+): Promise<number> {
   const count = async (from: number, before: number) => {
     const rows = await client.$queryRaw<{ n: number | bigint }[]>(
       sql`SELECT COUNT(*) AS n FROM "Event" e WHERE e."threadId" = ${span.threadId} AND e."id" >= ${from} AND e."id" < ${before} AND ${CANONICAL}`,
@@ -128,8 +140,12 @@ export async function countCanonical(client: ModelClient, span: ThreadSpan, befo
 
 /** Event rows of the thread (canonical or not) with id below `beforeId`: a live row's path is its position. */
 export async function countRowsBefore(client: ModelClient, span: ThreadSpan, beforeId: number): Promise<number> {
-  if (nearerToStart(span, beforeId)) return client.event.count({ where: { threadId: span.threadId, id: { lt: beforeId } } });
-  return span.rows - (await client.event.count({ where: { threadId: span.threadId, id: { gte: beforeId, lte: span.lastRow } } }));
+  if (nearerToStart(span, beforeId))
+    return client.event.count({ where: { threadId: span.threadId, id: { lt: beforeId } } });
+  return (
+    span.rows -
+    (await client.event.count({ where: { threadId: span.threadId, id: { gte: beforeId, lte: span.lastRow } } }))
+  );
 }
 
 const nearerToStart = (span: ThreadSpan, id: number) => id - span.firstRow <= span.lastRow - id;
@@ -139,10 +155,18 @@ const nearerToStart = (span: ThreadSpan, id: number) => id - span.firstRow <= sp
  * or after it) of the thread's rows, or null. Read in id ranges that grow until they hold it: without statistics
  * PostgreSQL sorts every row of the thread for an ORDER BY … OFFSET, but only the range's rows for a bounded one.
  */
-async function canonicalRowFrom(client: ModelClient, span: ThreadSpan, from: number, skip: number, direction: "back" | "forward"): Promise<{ id: number; kind: string; role: string | null } | null> {
+async function canonicalRowFrom(
+  client: ModelClient,
+  span: ThreadSpan,
+  from: number,
+  skip: number,
+  direction: "back" | "forward",
+): Promise<{ id: number; kind: string; role: string | null } | null> {
   for (let reach = 2 * (skip + 1) + 64; ; reach *= 4) {
     const range =
-      direction === "back" ? sql`e."id" <= ${from} AND e."id" > ${from - reach} ORDER BY e."id" DESC` : sql`e."id" >= ${from} AND e."id" < ${from + reach} ORDER BY e."id"`;
+      direction === "back"
+        ? sql`e."id" <= ${from} AND e."id" > ${from - reach} ORDER BY e."id" DESC`
+        : sql`e."id" >= ${from} AND e."id" < ${from + reach} ORDER BY e."id"`;
     const rows = await client.$queryRaw<{ id: number | bigint; kind: string; role: string | null }[]>(
       sql`SELECT e."id" AS id, e."kind" AS kind, e."role" AS role FROM "Event" e WHERE e."threadId" = ${span.threadId} AND ${CANONICAL} AND ${range} LIMIT 1 OFFSET ${skip}`,
     );
@@ -158,20 +182,37 @@ export async function canonicalRowAt(client: ModelClient, span: ThreadSpan, inde
 }
 
 /** The row id of the canonical event `back` events before row `endId` (0 = the canonical row at or before it), or null. */
-export async function canonicalRowBack(client: ModelClient, span: ThreadSpan, endId: number, back: number): Promise<number | null> {
+export async function canonicalRowBack(
+  client: ModelClient,
+  span: ThreadSpan,
+  endId: number,
+  back: number,
+): Promise<number | null> {
   return (await canonicalRowFrom(client, span, endId, back, "back"))?.id ?? null;
 }
 
 /** The last canonical row before `beforeId`, and whether it is model output; null at the start. */
-export async function canonicalRowBefore(client: ModelClient, span: ThreadSpan, beforeId: number): Promise<{ id: number; output: boolean } | null> {
+export async function canonicalRowBefore(
+  client: ModelClient,
+  span: ThreadSpan,
+  beforeId: number,
+): Promise<{ id: number; output: boolean } | null> {
   const row = await canonicalRowFrom(client, span, beforeId - 1, 0, "back");
   if (row === null) return null;
-  const output = row.kind === "tool_call" || row.kind === "reasoning" || row.kind === "output_text" || (row.kind === "message" && row.role !== "system" && row.role !== "user");
+  const output =
+    row.kind === "tool_call" ||
+    row.kind === "reasoning" ||
+    row.kind === "output_text" ||
+    (row.kind === "message" && row.role !== "system" && row.role !== "user");
   return { id: row.id, output };
 }
 
 /** Event rows of the thread by id, in id order. */
-export async function readEventsById(client: ModelClient, threadId: number, ids: readonly number[]): Promise<EventRow[]> {
+export async function readEventsById(
+  client: ModelClient,
+  threadId: number,
+  ids: readonly number[],
+): Promise<EventRow[]> {
   const out: EventRow[] = [];
   for (const chunk of chunks([...new Set(ids)])) {
     const rows = await client.event.findMany({ where: { threadId, id: { in: chunk } }, select: EVENT_ROW_SELECT });
@@ -196,7 +237,9 @@ export async function prefixFacts(
   const paired = options.answersPair
     ? sql`NULL`
     : sql`(SELECT COUNT(DISTINCT a."toolCallId") FROM "Event" a WHERE a."threadId" = ${threadId} AND a."id" < ${beforeId} AND a."kind" IN ('tool_result', 'error') AND EXISTS (${callRowBefore}))`;
-  const counts = await client.$queryRaw<{ other: number | bigint; answers: number | bigint; paired: number | bigint | null; calls: number | bigint }[]>(sql`SELECT
+  const counts = await client.$queryRaw<
+    { other: number | bigint; answers: number | bigint; paired: number | bigint | null; calls: number | bigint }[]
+  >(sql`SELECT
     (SELECT COUNT(*) FROM "Event" e WHERE e."threadId" = ${threadId} AND e."id" < ${beforeId} AND (e."kind" IN ('oauth', 'protocol') OR (e."kind" = 'error' AND e."toolCallId" IS NULL))) AS other,
     (SELECT COUNT(*) FROM "Event" e WHERE e."threadId" = ${threadId} AND e."id" < ${beforeId} AND e."kind" IN ('tool_result', 'error')) AS answers,
     ${paired} AS paired,
@@ -205,10 +248,13 @@ export async function prefixFacts(
   // Each answer pairs when every answer follows its call's row and no call has two: as many answered calls as
   // answers. (An error naming a call of no tool_call row has none before it; one naming no call is `other`.)
   const answers = toNumber(row?.answers);
-  if (row === undefined || toNumber(row.other) > 0 || (row.paired !== null && toNumber(row.paired) !== answers)) return { allItems: false, pendingTotal: 0, pending: [] };
+  if (row === undefined || toNumber(row.other) > 0 || (row.paired !== null && toNumber(row.paired) !== answers))
+    return { allItems: false, pendingTotal: 0, pending: [] };
   const pendingTotal = toNumber(row.calls) - answers;
   if (pendingTotal <= 0) return { allItems: true, pendingTotal: 0, pending: [] };
-  const pending = await client.$queryRaw<{ callKey: string; toolName: string }[]>(sql`SELECT t."callKey" AS "callKey", t."toolName" AS "toolName"
+  const pending = await client.$queryRaw<
+    { callKey: string; toolName: string }[]
+  >(sql`SELECT t."callKey" AS "callKey", t."toolName" AS "toolName"
     FROM "Event" e JOIN "ToolCall" t ON t."id" = e."toolCallId"
     WHERE e."threadId" = ${threadId} AND e."id" < ${beforeId} AND e."kind" = 'tool_call'
       AND NOT EXISTS (SELECT 1 FROM "Event" b WHERE b."toolCallId" = e."toolCallId" AND +b."id" > e."id" AND +b."id" <= ${stepRow} AND (b."kind" || '') IN (${list(ANSWER_KINDS)}) AND +b."threadId" = e."threadId")
@@ -217,8 +263,18 @@ export async function prefixFacts(
 }
 
 /** Row ids of the system messages before `beforeId` (up to `limit` + 1, so a caller sees there are more). */
-export async function systemMessagesBefore(client: ModelClient, threadId: number, beforeId: number, limit: number): Promise<number[]> {
-  const rows = await client.event.findMany({ where: { threadId, kind: "message", role: "system", id: { lt: beforeId } }, orderBy: { id: "asc" }, take: limit + 1, select: { id: true } });
+export async function systemMessagesBefore(
+  client: ModelClient,
+  threadId: number,
+  beforeId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await client.event.findMany({
+    where: { threadId, kind: "message", role: "system", id: { lt: beforeId } },
+    orderBy: { id: "asc" },
+    take: limit + 1,
+    select: { id: true },
+  });
   return rows.map((row) => row.id);
 }
 
@@ -227,11 +283,14 @@ export async function systemMessagesBefore(client: ModelClient, threadId: number
  * or null. Kind by kind (see canonicalRowFrom): the first output row of each kind, the first non-system message.
  */
 export async function firstOpeningRow(client: ModelClient, threadId: number, beforeId: number): Promise<number | null> {
-  const first = (condition: Sql) => sql`(SELECT e."id" FROM "Event" e WHERE e."threadId" = ${threadId} AND ${condition} AND e."id" < ${beforeId} ORDER BY e."id" LIMIT 1)`;
+  const first = (condition: Sql) =>
+    sql`(SELECT e."id" FROM "Event" e WHERE e."threadId" = ${threadId} AND ${condition} AND e."id" < ${beforeId} ORDER BY e."id" LIMIT 1)`;
   const rows = await client.$queryRaw<Record<string, number | bigint | null>[]>(sql`SELECT
       ${first(sql`e."kind" = 'output_text'`)} AS a, ${first(sql`e."kind" = 'reasoning'`)} AS b, ${first(sql`e."kind" = 'tool_call'`)} AS c,
       ${first(sql`e."kind" = 'message' AND (e."role" IS NULL OR e."role" <> 'system')`)} AS d`);
-  const found = Object.values(rows[0] ?? {}).flatMap((value) => (value === null || value === undefined ? [] : [toNumber(value)]));
+  const found = Object.values(rows[0] ?? {}).flatMap((value) =>
+    value === null || value === undefined ? [] : [toNumber(value)],
+  );
   return found.length === 0 ? null : Math.min(...found);
 }
 
@@ -239,12 +298,24 @@ export async function firstOpeningRow(client: ModelClient, threadId: number, bef
  * "Replay at this call" for a live thread: the row of the call's first result after its tool_call row, else the
  * tool_call row itself (the step is right after it); null when the call has no tool_call row.
  */
-export async function callStepRow(client: ModelClient, threadId: number, callKey: string): Promise<{ id: number; isResult: boolean } | null> {
+export async function callStepRow(
+  client: ModelClient,
+  threadId: number,
+  callKey: string,
+): Promise<{ id: number; isResult: boolean } | null> {
   const call = await client.toolCall.findFirst({ where: { threadId, callKey }, select: { id: true } });
   if (call === null) return null;
-  const callRow = await client.event.findFirst({ where: { threadId, toolCallId: call.id, kind: "tool_call" }, orderBy: { id: "asc" }, select: { id: true } });
+  const callRow = await client.event.findFirst({
+    where: { threadId, toolCallId: call.id, kind: "tool_call" },
+    orderBy: { id: "asc" },
+    select: { id: true },
+  });
   if (callRow === null) return null;
-  const result = await client.event.findFirst({ where: { threadId, toolCallId: call.id, kind: "tool_result", id: { gt: callRow.id } }, orderBy: { id: "asc" }, select: { id: true } });
+  const result = await client.event.findFirst({
+    where: { threadId, toolCallId: call.id, kind: "tool_result", id: { gt: callRow.id } },
+    orderBy: { id: "asc" },
+    select: { id: true },
+  });
   return result === null ? { id: callRow.id, isResult: false } : { id: result.id, isResult: true };
 }
 
@@ -252,14 +323,24 @@ export async function callStepRow(client: ModelClient, threadId: number, callKey
  * A live thread's tool declarations without reading its calls: per tool, its first call with a declaration
  * (the caller checks it parses and keeps the next one otherwise).
  */
-export async function firstDeclaringCalls(client: ModelClient, threadId: number, afterIds: ReadonlyMap<string, number> = new Map()): Promise<TimelineCall[]> {
-  const rows = await client.$queryRaw<{ id: number | bigint }[]>(sql`SELECT MIN("id") AS id FROM "ToolCall" WHERE "threadId" = ${threadId} AND "declarationJson" IS NOT NULL GROUP BY "toolName"`);
+export async function firstDeclaringCalls(
+  client: ModelClient,
+  threadId: number,
+  afterIds: ReadonlyMap<string, number> = new Map(),
+): Promise<TimelineCall[]> {
+  const rows = await client.$queryRaw<{ id: number | bigint }[]>(
+    sql`SELECT MIN("id") AS id FROM "ToolCall" WHERE "threadId" = ${threadId} AND "declarationJson" IS NOT NULL GROUP BY "toolName"`,
+  );
   const ids = rows.map((row) => toNumber(row.id));
   if (afterIds.size === 0) return readCallsById(client, threadId, ids);
   // Tools whose first declaration did not parse: their next declaring call.
   const next: number[] = [];
   for (const [toolName, after] of afterIds) {
-    const row = await client.toolCall.findFirst({ where: { threadId, toolName, declarationJson: { not: null }, id: { gt: after } }, orderBy: { id: "asc" }, select: { id: true } });
+    const row = await client.toolCall.findFirst({
+      where: { threadId, toolName, declarationJson: { not: null }, id: { gt: after } },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    });
     if (row !== null) next.push(row.id);
   }
   return readCallsById(client, threadId, next);
@@ -283,7 +364,11 @@ function asRange(ids: readonly number[]): { gte: number; lte: number } | null {
 }
 
 /** Calls of the thread by row id, in id order. */
-export async function readCallsById(client: ModelClient, threadId: number, ids: readonly number[]): Promise<TimelineCall[]> {
+export async function readCallsById(
+  client: ModelClient,
+  threadId: number,
+  ids: readonly number[],
+): Promise<TimelineCall[]> {
   const wanted = [...new Set(ids)].sort((a, b) => a - b);
   const range = asRange(wanted);
   if (range !== null) {
@@ -299,7 +384,11 @@ export async function readCallsById(client: ModelClient, threadId: number, ids: 
  * Results by row id, of the calls `calls` only (the thread's, read by readCallsById): checked here rather than
  * through a join on ToolCall, which cost PostgreSQL 70–100 ms per 2,000 results without statistics.
  */
-export async function readResultsById(client: ModelClient, calls: ReadonlySet<number>, ids: readonly number[]): Promise<TimelineResult[]> {
+export async function readResultsById(
+  client: ModelClient,
+  calls: ReadonlySet<number>,
+  ids: readonly number[],
+): Promise<TimelineResult[]> {
   const wanted = [...new Set(ids)];
   const range = asRange(wanted);
   const set = new Set(wanted);
@@ -309,7 +398,9 @@ export async function readResultsById(client: ModelClient, calls: ReadonlySet<nu
       where: { id: Array.isArray(chunk) ? { in: chunk } : chunk },
       select: { id: true, toolCallId: true, ordinal: true, text: true, textEscaped: true, isError: true },
     });
-    for (const { textEscaped, ...row } of rows) if (set.has(row.id) && calls.has(row.toolCallId)) out.push({ ...row, text: decodeStoredText(row.text, textEscaped) });
+    for (const { textEscaped, ...row } of rows)
+      if (set.has(row.id) && calls.has(row.toolCallId))
+        out.push({ ...row, text: decodeStoredText(row.text, textEscaped) });
   }
   return out;
 }

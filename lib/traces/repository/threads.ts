@@ -14,7 +14,13 @@ export async function findThread(client: ModelClient, groupId: string): Promise<
   return {
     id: row.id,
     groupId: row.groupId,
-    record: { kind: "thread", title: row.title, vendor: row.vendor, created_at: row.createdAt.toISOString(), last_activity_at: row.lastActivityAt.toISOString() },
+    record: {
+      kind: "thread",
+      title: row.title,
+      vendor: row.vendor,
+      created_at: row.createdAt.toISOString(),
+      last_activity_at: row.lastActivityAt.toISOString(),
+    },
   };
 }
 
@@ -26,21 +32,32 @@ export async function listRecentThreads(client: ModelClient, limit: number): Pro
     take: limit,
     select: { groupId: true, title: true, vendor: true, lastActivityAt: true },
   });
-  return rows.map((row) => ({ groupId: row.groupId, title: row.title, vendor: row.vendor, lastActivityAt: row.lastActivityAt.toISOString() }));
+  return rows.map((row) => ({
+    groupId: row.groupId,
+    title: row.title,
+    vendor: row.vendor,
+    lastActivityAt: row.lastActivityAt.toISOString(),
+  }));
 }
 
 /** The data of the thread's first `import` event: what a vendor import recorded about its input. */
 export async function findImportEventData(client: ModelClient, threadId: number, kind: string): Promise<string | null> {
-  const row = await client.event.findFirst({ where: { threadId, kind }, orderBy: { id: "asc" }, select: { dataJson: true } });
+  const row = await client.event.findFirst({
+    where: { threadId, kind },
+    orderBy: { id: "asc" },
+    select: { dataJson: true },
+  });
   return row?.dataJson ?? null;
 }
-
 
 export type ForkOrigin = { forkOfGroupId: string | null; atStep: number | null; historyEndCallId: number };
 
 /** When the thread is a fork (lib/forks): what it was forked from, and the last call row it copied as history. */
 export async function findForkOrigin(client: ModelClient, threadId: number): Promise<ForkOrigin | null> {
-  const row = await client.thread.findUnique({ where: { id: threadId }, select: { forkOfGroupId: true, forkAtStep: true, forkRun: { select: { historyEndCallId: true } } } });
+  const row = await client.thread.findUnique({
+    where: { id: threadId },
+    select: { forkOfGroupId: true, forkAtStep: true, forkRun: { select: { historyEndCallId: true } } },
+  });
   if (row === null || row.forkRun === null) return null;
   return { forkOfGroupId: row.forkOfGroupId, atStep: row.forkAtStep, historyEndCallId: row.forkRun.historyEndCallId };
 }

@@ -21,7 +21,12 @@ export type TimelineCall = {
 };
 
 /** The thread's calls in id order: the first `limit`, or those of row ids `ids` (at most 900) or in a range of ids. */
-export async function readCalls(client: ModelClient, threadId: number, limit?: number, ids?: readonly number[] | { gte: number; lte: number }): Promise<TimelineCall[]> {
+export async function readCalls(
+  client: ModelClient,
+  threadId: number,
+  limit?: number,
+  ids?: readonly number[] | { gte: number; lte: number },
+): Promise<TimelineCall[]> {
   const rows = await client.toolCall.findMany({
     where: { threadId, ...(ids === undefined ? {} : { id: "gte" in ids ? ids : { in: [...ids] } }) },
     orderBy: { id: "asc" },
@@ -59,7 +64,7 @@ export async function readResults(
   options: { firstOnly?: boolean; upToCallId?: number } = {},
 ): Promise<TimelineResult[]> {
   const out: TimelineResult[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await client.toolResult.findMany({
       where: {
         id: { gt: after },
@@ -106,9 +111,14 @@ export async function lastEventId(client: ModelClient, threadId: number): Promis
 }
 
 /** The thread's rows with ids in [fromId, toId], in id order (a window of the timeline). */
-export async function readEventRange(client: ModelClient, threadId: number, fromId: number, toId: number): Promise<EventRow[]> {
+export async function readEventRange(
+  client: ModelClient,
+  threadId: number,
+  fromId: number,
+  toId: number,
+): Promise<EventRow[]> {
   const out: EventRow[] = [];
-  for (let after = fromId - 1; ; ) {
+  for (let after = fromId - 1; ;) {
     const { rows, cursor } = await readEventPage(client, threadId, toId, after, 2000);
     out.push(...rows);
     if (cursor === null) return out;

@@ -68,7 +68,20 @@ export const RESULT_COLUMNS = [
   "deliveryId",
 ] as const;
 
-export const EVENT_COLUMNS = ["threadId", "kind", "toolCallId", "resultId", "step", "role", "text", "textEscaped", "dataJson", "rawJson", "source", "occurredAt"] as const;
+export const EVENT_COLUMNS = [
+  "threadId",
+  "kind",
+  "toolCallId",
+  "resultId",
+  "step",
+  "role",
+  "text",
+  "textEscaped",
+  "dataJson",
+  "rawJson",
+  "source",
+  "occurredAt",
+] as const;
 
 export const DELIVERY_COLUMNS = [
   "receivedAt",
@@ -157,4 +170,3 @@ export function resultRow(result: ResultRecord, toolCallId: number): Row<typeof 
     deliveryId: null,
   };
 }
-

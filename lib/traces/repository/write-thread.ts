@@ -4,7 +4,15 @@ import type { ModelClient } from "../../db/client.ts";
 import { multiRowInserts, type SqlValue } from "../../db/sql.ts";
 import { encodeStoredText } from "../../results/text-codec.ts";
 import type { DeliveryRecord, ResultRef, ThreadExport } from "../export-format.ts";
-import { CALL_COLUMNS, DELIVERY_COLUMNS, EVENT_COLUMNS, RESULT_COLUMNS, callRow, resultRow, type Row } from "./write-rows.ts";
+import {
+  CALL_COLUMNS,
+  DELIVERY_COLUMNS,
+  EVENT_COLUMNS,
+  RESULT_COLUMNS,
+  callRow,
+  resultRow,
+  type Row,
+} from "./write-rows.ts";
 
 export type WriteProgress = (rowsWritten: number, rowsTotal: number) => void;
 
@@ -42,14 +50,25 @@ function valuesOf<Columns extends readonly string[]>(columns: Columns, row: Row<
 }
 
 /** What every stage of writeThread shares: the transaction, the export, the new thread's id, progress. */
-type WriteContext = { tx: ModelClient; data: ThreadExport; threadId: number; mark: ImportMark; advance: (rows: number) => void };
+type WriteContext = {
+  tx: ModelClient;
+  data: ThreadExport;
+  threadId: number;
+  mark: ImportMark;
+  advance: (rows: number) => void;
+};
 type IdOf<Ref> = (ref: Ref) => number;
 
 /**
  * Writes a whole thread inside the caller's transaction, in the records' order (so row ids keep the export's
  * order). Throws a unique violation when the group id is taken.
  */
-export async function writeThread(tx: ModelClient, data: ThreadExport, mark: ImportMark, onProgress?: WriteProgress): Promise<number> {
+export async function writeThread(
+  tx: ModelClient,
+  data: ThreadExport,
+  mark: ImportMark,
+  onProgress?: WriteProgress,
+): Promise<number> {
   const total = 1 + data.calls.length + data.results.length + data.events.length + data.deliveries.length;
   let written = 0;
   const advance = (rows: number) => {
@@ -93,21 +112,31 @@ async function writeCalls({ tx, data, threadId, advance }: WriteContext): Promis
   for (const chunk of chunked(data.calls, (call) => length(call.arguments_text) + length(call.declaration_json))) {
     const rows = chunk.map((call) => valuesOf(CALL_COLUMNS, callRow(call, threadId, data.groupId)));
     for (const statement of multiRowInserts("ToolCall", CALL_COLUMNS, rows, ["id", "callKey"])) {
-      for (const row of await tx.$queryRaw<{ id: number | bigint; callKey: string }[]>(statement)) callIds.set(row.callKey, Number(row.id));
+      for (const row of await tx.$queryRaw<{ id: number | bigint; callKey: string }[]>(statement))
+        callIds.set(row.callKey, Number(row.id));
     }
     advance(chunk.length);
   }
   return callIds;
 }
 
-async function writeResults({ tx, data, advance }: WriteContext, callIds: Map<string, number>, callId: IdOf<string>): Promise<Map<string, number>> {
+async function writeResults(
+  { tx, data, advance }: WriteContext,
+  callIds: Map<string, number>,
+  callId: IdOf<string>,
+): Promise<Map<string, number>> {
   const resultIds = new Map<string, number>();
   const callKeyOfRow = new Map([...callIds].map(([key, id]) => [id, key]));
   for (const chunk of chunked(data.results, (result) => result.text.length + result.analysis_json.length)) {
     const rows = chunk.map((result) => valuesOf(RESULT_COLUMNS, resultRow(result, callId(result.call_key))));
     for (const statement of multiRowInserts("ToolResult", RESULT_COLUMNS, rows, ["id", "toolCallId", "ordinal"])) {
-      for (const row of await tx.$queryRaw<{ id: number | bigint; toolCallId: number | bigint; ordinal: number | bigint }[]>(statement)) {
-        resultIds.set(refKey({ call_key: callKeyOfRow.get(Number(row.toolCallId)) ?? "", ordinal: Number(row.ordinal) }), Number(row.id));
+      for (const row of await tx.$queryRaw<
+        { id: number | bigint; toolCallId: number | bigint; ordinal: number | bigint }[]
+      >(statement)) {
+        resultIds.set(
+          refKey({ call_key: callKeyOfRow.get(Number(row.toolCallId)) ?? "", ordinal: Number(row.ordinal) }),
+          Number(row.id),
+        );
       }
     }
     advance(chunk.length);
@@ -115,8 +144,15 @@ async function writeResults({ tx, data, advance }: WriteContext, callIds: Map<st
   return resultIds;
 }
 
-async function writeEvents({ tx, data, threadId, advance }: WriteContext, callId: IdOf<string>, resultId: (ref: ResultRef | null) => number | null): Promise<void> {
-  for (const chunk of chunked(data.events, (event) => length(event.text) + length(event.data_json) + length(event.raw_json))) {
+async function writeEvents(
+  { tx, data, threadId, advance }: WriteContext,
+  callId: IdOf<string>,
+  resultId: (ref: ResultRef | null) => number | null,
+): Promise<void> {
+  for (const chunk of chunked(
+    data.events,
+    (event) => length(event.text) + length(event.data_json) + length(event.raw_json),
+  )) {
     const rows = chunk.map((event) => {
       const text = event.text === null ? null : encodeStoredText(event.text);
       return valuesOf(EVENT_COLUMNS, {
@@ -167,7 +203,11 @@ async function writeDeliveries(
   const linked = data.results.filter((result) => result.delivery !== null);
   if (linked.length === 0) {
     for (const chunk of chunked(data.deliveries, (delivery) => length(delivery.raw_body_base64))) {
-      for (const statement of multiRowInserts("Delivery", DELIVERY_COLUMNS, chunk.map((delivery) => valuesOf(DELIVERY_COLUMNS, deliveryRow(delivery))))) {
+      for (const statement of multiRowInserts(
+        "Delivery",
+        DELIVERY_COLUMNS,
+        chunk.map((delivery) => valuesOf(DELIVERY_COLUMNS, deliveryRow(delivery))),
+      )) {
         await tx.$executeRaw(statement);
       }
       advance(chunk.length);
@@ -177,7 +217,12 @@ async function writeDeliveries(
   // Results that name their delivery need its new id; one insert per delivery keeps index → id certain.
   const deliveryIds: number[] = [];
   for (const delivery of data.deliveries) {
-    const [statement] = multiRowInserts("Delivery", DELIVERY_COLUMNS, [valuesOf(DELIVERY_COLUMNS, deliveryRow(delivery))], ["id"]);
+    const [statement] = multiRowInserts(
+      "Delivery",
+      DELIVERY_COLUMNS,
+      [valuesOf(DELIVERY_COLUMNS, deliveryRow(delivery))],
+      ["id"],
+    );
     const [row] = statement === undefined ? [] : await tx.$queryRaw<{ id: number | bigint }[]>(statement);
     if (row === undefined) throw new Error("a delivery insert returned no id");
     deliveryIds.push(Number(row.id));
@@ -186,7 +231,7 @@ async function writeDeliveries(
   for (const result of linked) {
     const id = resultIds.get(refKey(result));
     const deliveryId = result.delivery === null ? undefined : deliveryIds[result.delivery];
-    if (id !== undefined && deliveryId !== undefined) await tx.toolResult.update({ where: { id }, data: { deliveryId }, select: { id: true } });
+    if (id !== undefined && deliveryId !== undefined)
+      await tx.toolResult.update({ where: { id }, data: { deliveryId }, select: { id: true } });
   }
 }
-

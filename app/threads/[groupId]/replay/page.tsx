@@ -37,7 +37,17 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function Replay({ groupId, step, call, vendor }: { groupId: string; step: number | undefined; call: string | undefined; vendor: ReplayVendorName | undefined }) {
+async function Replay({
+  groupId,
+  step,
+  call,
+  vendor,
+}: {
+  groupId: string;
+  step: number | undefined;
+  call: string | undefined;
+  vendor: ReplayVendorName | undefined;
+}) {
   const view = await getReplayStep({ groupId, step, call, vendor }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
@@ -46,7 +56,8 @@ async function Replay({ groupId, step, call, vendor }: { groupId: string; step: 
     <>
       <p className="page-description small replay-summary">
         <span className="mono">{view.title ?? view.groupId}</span>
-        {view.format ? ` · imported from ${view.format}` : view.vendor ? ` · ${view.vendor}` : ""} · {view.total.toLocaleString("en-US")} timeline events
+        {view.format ? ` · imported from ${view.format}` : view.vendor ? ` · ${view.vendor}` : ""} ·{" "}
+        {view.total.toLocaleString("en-US")} timeline events
       </p>
       <ReplayViewer initial={view} />
       <SecretsPanel secrets={view.secrets} scopes={[{ kind: "thread", id: view.groupId }]} anchorId="masked-values" />
@@ -69,12 +80,14 @@ export default async function ReplayPage({ params, searchParams }: { params: Par
   const groupId = decodeSegment((await params).groupId);
   const query = await searchParams;
   const requested = Number(single(query.step));
-  const step = single(query.step) !== undefined && Number.isInteger(requested) && requested >= 0 ? requested : undefined;
+  const step =
+    single(query.step) !== undefined && Number.isInteger(requested) && requested >= 0 ? requested : undefined;
   const vendor = REPLAY_VENDORS.find((name) => name === single(query.vendor));
   return (
     <>
       <nav className="breadcrumbs small" aria-label="Breadcrumbs">
-        <Link href="/threads">Threads</Link> <span aria-hidden="true">/</span> <Link href={threadHref(groupId)}>{groupId}</Link> <span aria-hidden="true">/</span>
+        <Link href="/threads">Threads</Link> <span aria-hidden="true">/</span>{" "}
+        <Link href={threadHref(groupId)}>{groupId}</Link> <span aria-hidden="true">/</span>
       </nav>
       <div className="page-header">
         <div className="page-title">

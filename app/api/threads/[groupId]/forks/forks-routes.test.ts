@@ -15,7 +15,12 @@ import { GET as getModels } from "../../../models/route.ts";
 const KEY = "sk-routes-secret-8a7b6c5d4e3f";
 const context = (params: Record<string, string>) => ({ params: Promise.resolve(params) });
 const url = (path: string) => `http://127.0.0.1${path}`;
-const post = (path: string, body: unknown, type = "application/json") => new Request(url(path), { method: "POST", headers: { "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const post = (path: string, body: unknown, type = "application/json") =>
+  new Request(url(path), {
+    method: "POST",
+    headers: { "content-type": type },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe.each(testBackends())("fork routes on $provider", (backend) => {
   let t: TestDatabase;
@@ -32,10 +37,24 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     fake = await startFakeProvider({ key: KEY });
-    process.env.TOOLSCOPE_MODELS = JSON.stringify([{ name: "fake", api: "openai-chat", baseUrl: fake.baseUrls["openai-chat"], model: "m", apiKeyEnv: "ROUTES_FAKE_KEY" }]);
+    process.env.TOOLSCOPE_MODELS = JSON.stringify([
+      {
+        name: "fake",
+        api: "openai-chat",
+        baseUrl: fake.baseUrls["openai-chat"],
+        model: "m",
+        apiKeyEnv: "ROUTES_FAKE_KEY",
+      },
+    ]);
     process.env.ROUTES_FAKE_KEY = KEY;
-    await recordEvents({ type: "message", group_id: groupId, role: "user", text: "Find the docs" }, { database: t.database });
-    await recordEvents({ type: "tool_call", group_id: groupId, id: "c1", name: "search_docs", arguments: { q: "fork" } }, { database: t.database });
+    await recordEvents(
+      { type: "message", group_id: groupId, role: "user", text: "Find the docs" },
+      { database: t.database },
+    );
+    await recordEvents(
+      { type: "tool_call", group_id: groupId, id: "c1", name: "search_docs", arguments: { q: "fork" } },
+      { database: t.database },
+    );
     await createSeeder(t.database).deliver({ group_id: groupId, id: "c1", text: "2 documents" });
   });
   afterAll(async () => {
@@ -49,7 +68,13 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
   it.each([
     ["not JSON", "step=3", "text/plain", 415, { code: "unsupported_media_type" }],
     ["a bad step", { step: "three", model: "fake" }, "application/json", 422, { code: "invalid", path: "step" }],
-    ["an unknown edit", { step: 3, model: "fake", edits: [{ call: "c1", colour: "red" }] }, "application/json", 422, { code: "invalid", path: "edits[0]" }],
+    [
+      "an unknown edit",
+      { step: 3, model: "fake", edits: [{ call: "c1", colour: "red" }] },
+      "application/json",
+      422,
+      { code: "invalid", path: "edits[0]" },
+    ],
     ["an unknown target", { step: 3, model: "gpt-9" }, "application/json", 422, { code: "invalid", path: "model" }],
   ])("POST …/forks with %s answers %i", async (_label, body, type, status, error) => {
     const response = await postFork(post(`/api/threads/${groupId}/forks`, body, type), context({ groupId }));
@@ -58,13 +83,26 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
   });
 
   it("forks (201, Location), reads, answers and continues over HTTP", async () => {
-    fake.enqueue("m", { text: "Searching again.", toolCalls: [{ id: "call_x", name: "search_docs", arguments: { q: "fork" } }] });
-    const created = await postFork(post(`/api/threads/${groupId}/forks`, { step: 3, model: "fake", group_id: `${groupId}-fork` }), context({ groupId }));
+    fake.enqueue("m", {
+      text: "Searching again.",
+      toolCalls: [{ id: "call_x", name: "search_docs", arguments: { q: "fork" } }],
+    });
+    const created = await postFork(
+      post(`/api/threads/${groupId}/forks`, { step: 3, model: "fake", group_id: `${groupId}-fork` }),
+      context({ groupId }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`/api/threads/${groupId}-fork/fork`);
-    expect(await read(created)).toMatchObject({ group_id: `${groupId}-fork`, status: "awaiting_results", turn: { status: "completed", toolCalls: 1 } });
+    expect(await read(created)).toMatchObject({
+      group_id: `${groupId}-fork`,
+      status: "awaiting_results",
+      turn: { status: "completed", toolCalls: 1 },
+    });
 
-    const again = await postFork(post(`/api/threads/${groupId}/forks`, { step: 3, model: "fake", group_id: `${groupId}-fork` }), context({ groupId }));
+    const again = await postFork(
+      post(`/api/threads/${groupId}/forks`, { step: 3, model: "fake", group_id: `${groupId}-fork` }),
+      context({ groupId }),
+    );
     expect(again.status).toBe(409);
 
     const fork = context({ groupId: `${groupId}-fork` });
@@ -72,11 +110,20 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
     expect(state.calls).toMatchObject([{ callKey: "call_x", status: "pending", recording: { callKey: "c1" } }]);
     expect((await postContinue(new Request(url("/x"), { method: "POST" }), fork)).status).toBe(409);
 
-    const badAnswer = await postAnswer(post("/x", { from: "tape" }), context({ groupId: `${groupId}-fork`, callId: "call_x" }));
+    const badAnswer = await postAnswer(
+      post("/x", { from: "tape" }),
+      context({ groupId: `${groupId}-fork`, callId: "call_x" }),
+    );
     expect(badAnswer.status).toBe(422);
-    const answered = await postAnswer(post("/x", { from: "recording" }), context({ groupId: `${groupId}-fork`, callId: "call_x" }));
+    const answered = await postAnswer(
+      post("/x", { from: "recording" }),
+      context({ groupId: `${groupId}-fork`, callId: "call_x" }),
+    );
     expect(answered.status).toBe(201);
-    expect(await read(answered)).toMatchObject({ answered_by: "recording", recorded_from: { group_id: groupId, id: "c1" } });
+    expect(await read(answered)).toMatchObject({
+      answered_by: "recording",
+      recorded_from: { group_id: groupId, id: "c1" },
+    });
 
     fake.enqueue("m", { text: "Done." });
     const next = await postContinue(post("/x", { wait: true }), fork);
@@ -84,7 +131,9 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
     expect(await read(next)).toMatchObject({ status: "finished", turn: { ordinal: 2 } });
 
     const list = await read(await listForks(new Request(url(`/api/threads/${groupId}/forks`)), context({ groupId })));
-    expect(list.forks).toMatchObject([{ groupId: `${groupId}-fork`, atStep: 3, target: "fake", status: "finished", turns: 2 }]);
+    expect(list.forks).toMatchObject([
+      { groupId: `${groupId}-fork`, atStep: 3, target: "fake", status: "finished", turns: 2 },
+    ]);
     expect((await getFork(new Request(url("/x")), context({ groupId }))).status).toBe(404);
     expect((await putForks(new Request(url("/x"), { method: "PUT" }), context({ groupId }))).status).toBe(405);
   });
@@ -92,6 +141,9 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
   it("GET /api/models lists targets with the key's variable name, never the key", async () => {
     const response = await getModels(new Request(url("/api/models")));
     expect(response.status).toBe(200);
-    expect(await read(response)).toEqual({ problem: null, targets: [expect.objectContaining({ name: "fake", apiKeyEnv: "ROUTES_FAKE_KEY", keyState: "set" })] });
+    expect(await read(response)).toEqual({
+      problem: null,
+      targets: [expect.objectContaining({ name: "fake", apiKeyEnv: "ROUTES_FAKE_KEY", keyState: "set" })],
+    });
   });
 });

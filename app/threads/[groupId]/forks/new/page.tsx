@@ -43,10 +43,19 @@ export default async function NewForkPage({ params, searchParams }: { params: Pa
   const targets = listModelTargets();
   const call = single(query.call) ?? null;
   // From a call page: stop right after the call's result, where its edit matters.
-  const resultIndex = call === null ? -1 : trace.events.findIndex((event) => event.kind === "tool_result" && event.callId === call);
-  const callIndex = call === null ? -1 : trace.events.findIndex((event) => event.kind === "tool_call" && event.callId === call);
+  const resultIndex =
+    call === null ? -1 : trace.events.findIndex((event) => event.kind === "tool_result" && event.callId === call);
+  const callIndex =
+    call === null ? -1 : trace.events.findIndex((event) => event.kind === "tool_call" && event.callId === call);
   const requested = Number(single(query.step));
-  const step = Number.isInteger(requested) && requested >= 1 ? requested : resultIndex >= 0 ? resultIndex + 1 : callIndex >= 0 ? callIndex + 1 : trace.events.length;
+  const step =
+    Number.isInteger(requested) && requested >= 1
+      ? requested
+      : resultIndex >= 0
+        ? resultIndex + 1
+        : callIndex >= 0
+          ? callIndex + 1
+          : trace.events.length;
   return (
     <>
       <nav className="breadcrumbs small" aria-label="Breadcrumbs">
@@ -60,8 +69,9 @@ export default async function NewForkPage({ params, searchParams }: { params: Pa
         <div className="page-title">
           <h1>Fork and re-run</h1>
           <p className="page-description small">
-            What would the model have done if a tool had answered differently? The history up to the step (with your edits) is rendered in the target&apos;s
-            encoding by the replay renderers and sent to the model; its answer becomes a new thread, linked to this one.
+            What would the model have done if a tool had answered differently? The history up to the step (with your
+            edits) is rendered in the target&apos;s encoding by the replay renderers and sent to the model; its answer
+            becomes a new thread, linked to this one.
           </p>
         </div>
         <div className="page-actions">
@@ -73,7 +83,14 @@ export default async function NewForkPage({ params, searchParams }: { params: Pa
       {trace.events.length === 0 ? (
         <p className="card muted">This thread has no replayable events to fork.</p>
       ) : (
-        <ForkForm groupId={trace.groupId} events={trace.events} targets={targets.targets} targetsProblem={targets.problem} initialStep={step} focusCall={call} />
+        <ForkForm
+          groupId={trace.groupId}
+          events={trace.events}
+          targets={targets.targets}
+          targetsProblem={targets.problem}
+          initialStep={step}
+          focusCall={call}
+        />
       )}
       <SecretsPanel secrets={trace.secrets} scopes={[{ kind: "thread", id: trace.groupId }]} />
     </>
