@@ -1,0 +1,26 @@
+// The in-path background work of a server process: the outbox's dispatcher (relay targets resolved from
+// TOOLSCOPE_RELAYS), and the sweeps that apply held results' and approvals' timeouts.
+import "server-only";
+import { startOutboxDispatcher } from "../outbox/service.ts";
+import { expireApprovals } from "../relay/approvals-service.ts";
+import { sweepExpiredHolds } from "../relay/holds-service.ts";
+import { resolveRelayDestination } from "../relay/targets.ts";
+
+export function startInPathWorkers(options: { sweepMs?: number } = {}): () => void {
+  const dispatcher = startOutboxDispatcher({ resolvers: { relay: resolveRelayDestination } });
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    Promise.all([sweepExpiredHolds(), expireApprovals()])
+      .catch((error: unknown) =>
+        console.warn(`[toolscope] in-path sweep skipped: ${error instanceof Error ? error.message : error}`),
+      )
+      .finally(() => (running = false));
+  }, options.sweepMs ?? 1_000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    void dispatcher.stop();
+  };
+}
