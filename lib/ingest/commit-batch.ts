@@ -46,6 +46,8 @@ export type RoutedItem = {
   bodySha256: string;
   /** In the path: the delivery is forwarded to a relay target through the outbox (relay-batch.ts). */
   relay?: RelayIntent;
+  /** A person's answer from the dashboard ("user:ada@example.com"): marked on the audit row. */
+  answeredBy?: string;
 };
 export type RejectedItem = {
   kind: "rejected";
@@ -258,7 +260,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       toolCallId: call?.id ?? null,
       relay: item.relay?.target ?? null,
       relayWebhookId: null as string | null,
-      answeredBy: item.relay?.answeredBy ?? null,
+      answeredBy: item.answeredBy ?? item.relay?.answeredBy ?? null,
     };
     const relay = (callView: { id: number; toolName: string } | null): number => {
       if (!item.relay) throw new Error("unreachable: relayed without an intent");
