@@ -11,7 +11,7 @@
 // the largest share of the single writer's work on the server (bench:ingest).
 import "server-only";
 import type { PgConnection } from "../db/driver.ts";
-import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
+import { join, raw, sql, type Sql } from "../db/sql.ts";
 import { resultsByCall } from "./call-updates.ts";
 import {
   DELIVERY_COLUMNS,

@@ -63,100 +63,11 @@ export async function writeRelayed(tx: DriverConnection, items: RelayedItem[], n
   const intercepted = items.some((item) => item.intent.kind === "relay" && item.facts !== null);
   const rules: ActiveRules = intercepted ? await loadActiveRules(tx) : { breakpoints: [], faults: [] };
   const messages: NewOutboxMessage[] = [];
-  const plans: { first: number; hold: NewHold | null; notes: NewIntervention[]; faulted: boolean }[] = [];
+  const plans: ItemPlan[] = [];
   for (const item of items) {
-    const facts: ResultFacts | null =
-      item.intent.kind === "relay" && item.facts !== null
-        ? { ...item.facts, relay: item.intent.target, groupId: item.groupId, toolName: item.call?.toolName ?? null }
-        : null;
-    const breakpoint = facts ? findBreakpoint(rules.breakpoints, facts) : null;
-    const faults = facts && !breakpoint ? strikingFaults(rules.faults, facts) : [];
-    const base: NewOutboxMessage = {
-      createdAt: now,
-      kind: item.intent.kind,
-      destination: `relay:${item.intent.target}`,
-      // One call's results go out in order, whichever way each came in.
-      orderKey: JSON.stringify([item.intent.target, item.groupId, item.callKey]),
-      webhookId: item.intent.webhookId,
-      contentType: item.contentType,
-      body: item.body,
-      status: breakpoint ? "held" : item.intent.lease && faults.length === 0 ? "delivering" : "pending",
-      nextAttemptAt: now,
-      leaseOwner: item.intent.lease?.owner ?? null,
-      leaseUntil: item.intent.lease?.until ?? null,
-      groupId: item.groupId,
-      callKey: item.callKey,
-      toolCallId: item.call?.id ?? null,
-      fault: null,
-    };
-    const about = { groupId: item.groupId, callKey: item.callKey, toolCallId: item.call?.id ?? null };
-    const notes: NewIntervention[] = [];
-    const copies: NewOutboxMessage[] = [base];
-    for (const fault of faults) {
-      const label = `${fault.action} (fault rule "${fault.name}")`;
-      base.fault = base.fault ? `${base.fault}; ${label}` : label;
-      if (fault.action === "drop") base.status = "dropped";
-      if (fault.action === "delay") base.nextAttemptAt = new Date(now.getTime() + (fault.delayMs ?? 1000));
-      if (fault.action === "error") base.body = withText(base.body, faultErrorText(fault), null);
-      if (fault.action === "duplicate") copies.push({ ...base, status: "pending" });
-      notes.push({
-        ...about,
-        at: now,
-        actor: `fault:${fault.name}`,
-        action: `fault_${fault.action}`,
-        messageId: null,
-        holdId: null,
-        approvalId: null,
-        detail: { rule: fault.id, probability: fault.probability, delayMs: fault.delayMs ?? undefined },
-      });
-    }
-    // A duplicate repeats the message as it finally is (after an error or a delay of the same result).
-    for (const copy of copies.slice(1))
-      Object.assign(copy, { ...base, status: base.status === "dropped" ? "dropped" : "pending" });
-    if (breakpoint)
-      notes.push({
-        ...about,
-        at: now,
-        actor: `rule:${breakpoint.name}`,
-        action: "hold",
-        messageId: null,
-        holdId: null,
-        approvalId: null,
-        detail: { rule: breakpoint.id, timeoutMs: breakpoint.timeoutMs, onTimeout: breakpoint.onTimeout },
-      });
-    if (item.intent.kind === "answer")
-      notes.push({
-        ...about,
-        at: now,
-        actor: item.intent.answeredBy ?? "unknown",
-        action: "answer",
-        messageId: null,
-        holdId: null,
-        approvalId: null,
-        detail: { relay: item.intent.target },
-      });
-    plans.push({
-      first: messages.length,
-      faulted: faults.length > 0,
-      notes,
-      hold: breakpoint
-        ? {
-            messageId: 0,
-            ruleId: breakpoint.id,
-            ruleName: breakpoint.name,
-            relay: item.intent.target,
-            groupId: item.groupId,
-            callKey: item.callKey,
-            toolCallId: item.call?.id ?? null,
-            toolName: item.call?.toolName ?? null,
-            heldAt: now,
-            timeoutAt: new Date(now.getTime() + breakpoint.timeoutMs),
-            onTimeout: breakpoint.onTimeout,
-            originalBody: item.body,
-          }
-        : null,
-    });
-    messages.push(...copies);
+    const plan = planItem(item, rules, now, messages.length);
+    plans.push(plan);
+    messages.push(...plan.copies);
   }
   const enqueued = await enqueueOutbox(tx, messages);
   const holds = plans.flatMap((plan) =>
@@ -184,4 +95,108 @@ export async function writeRelayed(tx: DriverConnection, items: RelayedItem[], n
     plans.flatMap((plan) => plan.notes),
   );
   return outcomes;
+}
+
+type ItemPlan = {
+  copies: NewOutboxMessage[];
+  first: number;
+  hold: NewHold | null;
+  notes: NewIntervention[];
+  faulted: boolean;
+};
+
+/** One relayed item's outbox message(s) — held, faulted or plain — its hold and its audit-log rows. */
+function planItem(item: RelayedItem, rules: ActiveRules, now: Date, first: number): ItemPlan {
+  const facts: ResultFacts | null =
+    item.intent.kind === "relay" && item.facts !== null
+      ? { ...item.facts, relay: item.intent.target, groupId: item.groupId, toolName: item.call?.toolName ?? null }
+      : null;
+  const breakpoint = facts ? findBreakpoint(rules.breakpoints, facts) : null;
+  const faults = facts && !breakpoint ? strikingFaults(rules.faults, facts) : [];
+  const base: NewOutboxMessage = {
+    createdAt: now,
+    kind: item.intent.kind,
+    destination: `relay:${item.intent.target}`,
+    // One call's results go out in order, whichever way each came in.
+    orderKey: JSON.stringify([item.intent.target, item.groupId, item.callKey]),
+    webhookId: item.intent.webhookId,
+    contentType: item.contentType,
+    body: item.body,
+    status: breakpoint ? "held" : item.intent.lease && faults.length === 0 ? "delivering" : "pending",
+    nextAttemptAt: now,
+    leaseOwner: item.intent.lease?.owner ?? null,
+    leaseUntil: item.intent.lease?.until ?? null,
+    groupId: item.groupId,
+    callKey: item.callKey,
+    toolCallId: item.call?.id ?? null,
+    fault: null,
+  };
+  const about = { groupId: item.groupId, callKey: item.callKey, toolCallId: item.call?.id ?? null };
+  const notes: NewIntervention[] = [];
+  const copies: NewOutboxMessage[] = [base];
+  for (const fault of faults) {
+    const label = `${fault.action} (fault rule "${fault.name}")`;
+    base.fault = base.fault ? `${base.fault}; ${label}` : label;
+    if (fault.action === "drop") base.status = "dropped";
+    if (fault.action === "delay") base.nextAttemptAt = new Date(now.getTime() + (fault.delayMs ?? 1000));
+    if (fault.action === "error") base.body = withText(base.body, faultErrorText(fault), null);
+    if (fault.action === "duplicate") copies.push({ ...base, status: "pending" });
+    notes.push({
+      ...about,
+      at: now,
+      actor: `fault:${fault.name}`,
+      action: `fault_${fault.action}`,
+      messageId: null,
+      holdId: null,
+      approvalId: null,
+      detail: { rule: fault.id, probability: fault.probability, delayMs: fault.delayMs ?? undefined },
+    });
+  }
+  // A duplicate repeats the message as it finally is (after an error or a delay of the same result).
+  for (const copy of copies.slice(1))
+    Object.assign(copy, { ...base, status: base.status === "dropped" ? "dropped" : "pending" });
+  if (breakpoint)
+    notes.push({
+      ...about,
+      at: now,
+      actor: `rule:${breakpoint.name}`,
+      action: "hold",
+      messageId: null,
+      holdId: null,
+      approvalId: null,
+      detail: { rule: breakpoint.id, timeoutMs: breakpoint.timeoutMs, onTimeout: breakpoint.onTimeout },
+    });
+  if (item.intent.kind === "answer")
+    notes.push({
+      ...about,
+      at: now,
+      actor: item.intent.answeredBy ?? "unknown",
+      action: "answer",
+      messageId: null,
+      holdId: null,
+      approvalId: null,
+      detail: { relay: item.intent.target },
+    });
+  return {
+    copies,
+    first,
+    faulted: faults.length > 0,
+    notes,
+    hold: breakpoint
+      ? {
+          messageId: 0,
+          ruleId: breakpoint.id,
+          ruleName: breakpoint.name,
+          relay: item.intent.target,
+          groupId: item.groupId,
+          callKey: item.callKey,
+          toolCallId: item.call?.id ?? null,
+          toolName: item.call?.toolName ?? null,
+          heldAt: now,
+          timeoutAt: new Date(now.getTime() + breakpoint.timeoutMs),
+          onTimeout: breakpoint.onTimeout,
+          originalBody: item.body,
+        }
+      : null,
+  };
 }

@@ -3,7 +3,6 @@
 import { z } from "zod";
 
 const name = z.string().trim().min(1).max(200);
-const pattern = z.string().min(1).max(512);
 const optionalText = (max: number) => z.string().min(1).max(max).nullable().optional();
 
 export const HOLD_TIMEOUT_OUTCOMES = ["release", "error"] as const;

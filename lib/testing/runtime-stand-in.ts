@@ -2,7 +2,7 @@
 // callback_url would, records each (headers, exact body), answers as told, and can go away and come back on the
 // same port (a runtime restart).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 export type ReceivedDelivery = { path: string; headers: http.IncomingHttpHeaders; body: Buffer; at: number };
 export type StandInAnswer = { status: number; body?: string; headers?: Record<string, string> };
@@ -11,7 +11,7 @@ export class RuntimeStandIn {
   readonly received: ReceivedDelivery[] = [];
   answer: (delivery: ReceivedDelivery) => StandInAnswer = () => ({ status: 200, body: '{"ok":true}' });
   private server: http.Server | null = null;
-  private sockets = new Set<import("node:net").Socket>();
+  private sockets = new Set<Socket>();
   port = 0;
   private waiters: (() => void)[] = [];
 
