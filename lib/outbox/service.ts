@@ -20,10 +20,12 @@ const globalForOutbox = globalThis as typeof globalThis & { toolscopeOutbox?: Ou
 export function startOutboxDispatcher(options: {
   resolvers: Record<string, DestinationResolver>;
   database?: () => Promise<Database>;
+  leaseMs?: number;
 }): OutboxDispatcher {
   globalForOutbox.toolscopeOutbox?.stop().catch(() => undefined);
   const dispatcher = new OutboxDispatcher({
     database: options.database ?? getDatabase,
+    leaseMs: options.leaseMs,
     resolve: (destination) => {
       const kind = destination.slice(0, destination.indexOf(":"));
       const resolver = options.resolvers[kind];

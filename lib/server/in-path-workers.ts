@@ -7,7 +7,12 @@ import { sweepExpiredHolds } from "../relay/holds-service.ts";
 import { resolveRelayDestination } from "../relay/targets.ts";
 
 export function startInPathWorkers(options: { sweepMs?: number } = {}): () => void {
-  const dispatcher = startOutboxDispatcher({ resolvers: { relay: resolveRelayDestination } });
+  const lease = Number(process.env.TOOLSCOPE_OUTBOX_LEASE_MS ?? "");
+  const dispatcher = startOutboxDispatcher({
+    resolvers: { relay: resolveRelayDestination },
+    // How long a claimed message stays a worker's: a worker killed mid-attempt is taken over after it.
+    leaseMs: Number.isInteger(lease) && lease >= 1_000 ? lease : undefined,
+  });
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
