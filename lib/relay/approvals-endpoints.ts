@@ -17,6 +17,7 @@ import { jsonReply } from "../http/reply.ts";
 import { outboxQuerySchema } from "../outbox/schemas.ts";
 import { getOutboxMessage, listOutbox, retryOutboxMessage } from "../outbox/service.ts";
 import { answerCall, listRecordedAnswers } from "./answers-service.ts";
+import { getCallInPath } from "./call-in-path-service.ts";
 import {
   addApprovalRule,
   decideApproval,
@@ -130,4 +131,11 @@ export const retryOutboxEndpoint = endpoint<IdParams>({
     const message = await retryOutboxMessage({ id: idOf(params), by: describePrincipal(principal) });
     return jsonReply(200, maskDto(message).value);
   },
+});
+
+// GET /api/calls/{id}/in-path – the call's way to the runtime: outgoing messages and attempts, holds, approvals, changes
+export const callInPathEndpoint = endpoint<IdParams>({
+  name: "GET /api/calls/{id}/in-path",
+  access: "read",
+  handle: async (_request, params) => jsonReply(200, await getCallInPath(idOf(params))),
 });

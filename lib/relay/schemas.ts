@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { RELAY_MODES } from "../ingest/relay-modes.ts";
 import { displaySegmentSchema } from "../ingest/schemas.ts";
+import type { InterventionView } from "../intercept/schemas.ts";
+import type { OutboxAttemptView, OutboxMessageView } from "../outbox/schemas.ts";
 
 export { RELAY_MODES };
 export type RelayMode = (typeof RELAY_MODES)[number];
@@ -219,4 +221,17 @@ export type ApprovalsPage = {
   pending: ApprovalView[];
   decided: ApprovalView[];
   rules: ApprovalRuleView[];
+};
+
+/** A call's way to the runtime: its outgoing messages and attempts, holds, approvals, the audit log. */
+export type CallInPath = {
+  generatedAt: string;
+  outbox: { message: OutboxMessageView; attempts: OutboxAttemptView[] }[];
+  held: HeldResultView[];
+  approvals: ApprovalView[];
+  interventions: InterventionView[];
+  /** The relay target an answer would go to (the thread's), and the ones configured. */
+  threadRelay: string | null;
+  relays: string[];
+  answerable: boolean;
 };

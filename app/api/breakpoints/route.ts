@@ -4,4 +4,7 @@ import { listBreakpointsEndpoint, createBreakpointEndpoint } from "@/lib/relay/r
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ GET: listBreakpointsEndpoint, POST: createBreakpointEndpoint });
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({
+  GET: listBreakpointsEndpoint,
+  POST: createBreakpointEndpoint,
+});

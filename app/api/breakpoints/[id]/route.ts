@@ -4,4 +4,7 @@ import { patchBreakpointEndpoint, deleteBreakpointEndpoint } from "@/lib/relay/r
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({ PATCH: patchBreakpointEndpoint, DELETE: deleteBreakpointEndpoint });
+export const { GET, POST, PUT, PATCH, DELETE } = nextRoutes({
+  PATCH: patchBreakpointEndpoint,
+  DELETE: deleteBreakpointEndpoint,
+});
