@@ -83,7 +83,9 @@ function wrk(port: number, seconds: number, group: string, offset: number, route
     sent: total,
     seconds: time ? Number(time[1]) / (time[2] === "ms" ? 1000 : 1) : seconds,
     p99: /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?",
-    note: [non2xx > 0 ? `${non2xx} non-2xx` : "", /Socket errors: (.*)/.exec(out)?.[1] ?? ""].filter(Boolean).join("; "),
+    note: [non2xx > 0 ? `${non2xx} non-2xx` : "", /Socket errors: (.*)/.exec(out)?.[1] ?? ""]
+      .filter(Boolean)
+      .join("; "),
   };
 }
 

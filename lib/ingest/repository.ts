@@ -177,7 +177,10 @@ export type NewDelivery = {
 };
 
 /** A delivery's column values (the optional in-path columns as NULL when absent: journal lines written before them). */
-export function deliveryValues(d: NewDelivery, resultId: number | null): Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> {
+export function deliveryValues(
+  d: NewDelivery,
+  resultId: number | null,
+): Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> {
   return {
     ...d,
     resultId,
