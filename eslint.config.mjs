@@ -12,8 +12,9 @@ const LIB_LAYERS = [
   ["access"], // who may call what (sessions, keys)
   ["api"], // the endpoint pipeline: access check, handler, error mapping
   ["audit"], // what an import marked, secret masking for pages, who revealed or read exact text (lib/audit)
+  ["outbox", "intercept"], // the durable outbox of outgoing deliveries; breakpoint and fault rules (in the path)
   ["ingest", "calls", "subscriptions", "users"], // domains (users: access administration — keys, users, sign-in routes)
-  ["events", "pending", "threads", "health", "insights", "deliveries", "lifecycle"],
+  ["events", "pending", "threads", "health", "insights", "deliveries", "lifecycle", "relay"], // relay: in the path (relay routes, holds, answers, approvals)
   ["overview", "traces", "otel", "explorer"], // otel maps spans onto threads, calls, results and events (the domains below); explorer: calls across threads
   ["forks"], // a fork is a thread written like an import, replayed, sent to a model (traces, replay, models below)
   ["openapi", "server", "client"], // the edges: the OpenAPI document, the lean server, the runtime client

@@ -4,6 +4,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./e2e/support/chromium.ts";
 import { EXPOSED_SECRET } from "./e2e/support/exposed.ts";
+import { E2E_RELAY_SECRET, E2E_RELAYS } from "./e2e/support/relay.ts";
 import {
   FAKE_MODEL_TARGETS,
   FAKE_PROVIDER_KEY,
@@ -77,6 +78,9 @@ export default defineConfig({
         // Forks go to the fake provider; the key reaches the server only through the variable its targets name.
         TOOLSCOPE_MODELS: JSON.stringify(FAKE_MODEL_TARGETS),
         E2E_FAKE_PROVIDER_KEY: FAKE_PROVIDER_KEY,
+        // The in-path specs' runtime stand-in (e2e/relay.spec.ts) listens beside the app (E2E_PORT + 3, between specs).
+        TOOLSCOPE_RELAYS: JSON.stringify(E2E_RELAYS),
+        E2E_RELAY_SECRET,
       },
     },
     {

@@ -1,7 +1,8 @@
-// A Toolscope server with only the callback path (no Next build needed): used by the durability test
-// and the ingestion benchmark's no-framework comparison. Prints "ready <port>" when listening.
+// A Toolscope server with only the lean paths (callback, events, OTLP, relay; no Next build needed), its outbox
+// dispatcher included: used by the durability tests and the ingestion and relay benchmarks. Prints "ready <port>" when listening.
 import { getDatabase } from "../lib/db/client.ts";
 import { foldAuditJournal } from "../lib/ingest/audit-journal.ts";
+import { startInPathWorkers } from "../lib/server/in-path-workers.ts";
 import { createToolscopeHttpServer, listen } from "../lib/server/toolscope-server.ts";
 import { prepareDatabase } from "./prepare-db.ts";
 
@@ -14,6 +15,8 @@ const server = createToolscopeHttpServer((_req, res) => {
   res.writeHead(404, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { code: "not_found", message: "callback-only server" } }));
 });
+// The outbox's dispatcher and the in-path sweeps: relayed results (POST /api/relay/{name}) go out from here too.
+startInPathWorkers();
 const port = await listen(server, Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1");
 console.log(`ready ${port}`);
 // Exit normally on a signal so `node --cpu-prof` can write its profile.

@@ -1,5 +1,6 @@
 // /deliveries – the callback audit log: every POST to /api/callback, newest first, filterable, paginated.
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Suspense } from "react";
 import { PageSkeleton } from "@/components/ui/page-skeleton.tsx";
 import { DeliveriesLive } from "@/components/deliveries/deliveries-live.tsx";
@@ -28,7 +29,13 @@ async function Deliveries({ searchParams }: { searchParams: SearchParams }) {
     <>
       <PageHeader
         title="Deliveries"
-        description="Every POST to the callback route, accepted or not, with its status, reason and exact bytes — and, marked as imported, the rows imports wrote."
+        description={
+          <>
+            Every POST to the callback route, accepted or not, with its status, reason and exact bytes — and, marked as
+            imported, the rows imports wrote. What Toolscope sends on to runtimes: the{" "}
+            <Link href="/deliveries/outbox">outbox</Link>.
+          </>
+        }
       />
       <DeliveryFilters filters={page.filters} outcomeCounts={page.outcomeCounts} ignored={ignored} />
       {/* Keyed by the query: a new filter or page starts a fresh list instead of merging into the old one. */}

@@ -5,6 +5,7 @@ const OUTCOME_CLASS: Record<string, string> = {
   late: "badge-warn",
   conflict: "badge-bad",
   unknown_call: "badge-bad",
+  unregistered: "badge-warn",
   call_id_mismatch: "badge-bad",
   invalid: "badge-bad",
   malformed_json: "badge-bad",

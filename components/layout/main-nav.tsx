@@ -13,6 +13,8 @@ const LINKS = [
   { href: "/pending", label: "Pending calls" },
   { href: "/subscriptions", label: "Subscriptions" },
   { href: "/deliveries", label: "Deliveries" },
+  { href: "/held", label: "Held" },
+  { href: "/approvals", label: "Approvals" },
   { href: "/insights", label: "Insights" },
   { href: "/import", label: "Import" },
   { href: "/compare", label: "Compare" },

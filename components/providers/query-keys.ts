@@ -26,6 +26,12 @@ export const queryKeys = {
   // ─── Replay: the page's data at one step in one encoding ───
   replayStep: (groupId: string, step: number, vendor: string) => ["replay", groupId, step, vendor] as const,
 
+  // ─── In the path: held results, approvals, the outbox, a call's deliveries to the runtime ───
+  held: () => ["held"] as const,
+  approvals: () => ["approvals"] as const,
+  outbox: (filters: Record<string, string | undefined>) => ["outbox", filters] as const,
+  callInPath: (callRowId: number) => ["call", callRowId, "in-path"] as const,
+
   // ─── Forks: a fork's state, polled while its model answers ───
   fork: (groupId: string) => ["fork", groupId] as const,
 };

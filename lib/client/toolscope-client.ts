@@ -3,6 +3,7 @@
 import type { EventRecorded, TraceEvent } from "../events/schemas.ts";
 import { signatureHeaders } from "../ingest/webhook-signature.ts";
 import type { AcceptedResult, CallbackMessage } from "../ingest/schemas.ts";
+import type { ApprovalRequest, ApprovalState } from "../relay/schemas.ts";
 
 export type ToolscopeClientOptions = {
   /** e.g. http://localhost:3000 */
@@ -51,6 +52,15 @@ export function createToolscopeClient(options: ToolscopeClientOptions) {
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, "");
 
+  async function get<T>(path: string): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    const response = await doFetch(`${base}${path}`, { headers });
+    const parsed: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw new ToolscopeError(response.status, parsed);
+    return parsed as T;
+  }
+
   async function post<T>(path: string, payload: unknown): Promise<{ status: number; body: T }> {
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = { "content-type": "application/json" };
@@ -74,6 +84,19 @@ export function createToolscopeClient(options: ToolscopeClientOptions) {
     /** Posts a tool result (the callback protocol's tool_result message). Throws ToolscopeError unless stored. */
     postResult: async (result: ToolResultInput) =>
       (await post<AcceptedResult>("/api/callback", { type: "tool_result", ...result })).body,
+    /**
+     * Asks before running a tool and waits for the decision (a person on the Approvals page, an auto-approve rule,
+     * or the request's timeout): resolves with status approved (run the tool with `arguments`, which a person may
+     * have edited), denied (with `reason`) or expired. Long-polls GET /api/approvals/{id}?wait=30.
+     */
+    requestApproval: async (request: ApprovalRequest, wait: { signal?: AbortSignal } = {}): Promise<ApprovalState> => {
+      let state = (await post<ApprovalState>("/api/approvals", request)).body;
+      while (state.status === "pending") {
+        if (wait.signal?.aborted) throw wait.signal.reason;
+        state = await get<ApprovalState>(`/api/approvals/${state.approval_id}?wait=30`);
+      }
+      return state;
+    },
   };
 }
 

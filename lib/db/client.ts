@@ -26,7 +26,7 @@ export type Database = {
    */
   driverTransaction<R>(
     fn: (connection: DriverConnection) => Promise<R>,
-    options?: { timeout?: number; lockWaitMs?: number },
+    options?: DriverTransactionOptions,
   ): Promise<R>;
   close(): Promise<void>;
 };
@@ -42,6 +42,12 @@ function asSharedModelApi(client: object): object {
 import { TIMELINE_LOCK_KEY } from "./lock-key.ts";
 
 export { TIMELINE_LOCK_KEY };
+
+/**
+ * `ordered: false` (PostgreSQL): skip the timeline lock. Only for writes to tables no live view reads "after id N"
+ * (the outbox, lib/outbox): they need not take turns with the timeline's writers, and must not slow them.
+ */
+export type DriverTransactionOptions = { timeout?: number; lockWaitMs?: number; ordered?: boolean };
 
 /** `lockWaitMs` overrides the database's lock wait for this transaction (e.g. what is left of a request's). */
 export type TransactionOptions = { timeout?: number; maxWait?: number; lockWaitMs?: number };
@@ -73,7 +79,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       transaction,
       // Prisma's transaction holds its adapter's lock and BEGIN/COMMIT on the one connection; the callback
       // writes through that same connection.
-      driverTransaction: (fn, opts) => transaction(() => fn(connection), opts),
+      driverTransaction: (fn, { ordered: _ordered, ...opts } = {}) => transaction(() => fn(connection), opts),
       close: () => client.$disconnect(),
     };
   }
@@ -101,8 +107,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
           ),
         wait,
       ),
-    driverTransaction: (fn, { lockWaitMs: wait = waitMs, timeout = 30_000 } = {}) =>
-      withLockWait(() => pgDriverTransaction(pool, fn, timeout), wait),
+    driverTransaction: (fn, { lockWaitMs: wait = waitMs, timeout = 30_000, ordered = true } = {}) =>
+      withLockWait(() => pgDriverTransaction(pool, fn, timeout, ordered), wait),
     // Idempotent: tests and shutdown paths may both close the database; the pool may end only once.
     close: async () => {
       await client.$disconnect();
@@ -115,14 +121,14 @@ async function pgDriverTransaction<R>(
   pool: pg.Pool,
   fn: (connection: DriverConnection) => Promise<R>,
   timeoutMs: number,
+  ordered = true,
 ): Promise<R> {
   const client = await pool.connect();
   let failed: unknown = null;
   try {
     // One round trip (simple query protocol: several statements, no parameters).
-    await client.query(
-      `BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}; SELECT pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})`,
-    );
+    const lock = ordered ? `; SELECT pg_advisory_xact_lock(${TIMELINE_LOCK_KEY})` : "";
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}${lock}`);
     const result = await fn(pgConnection(client));
     await client.query("COMMIT");
     return result;

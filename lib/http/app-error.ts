@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   unknown_call: 404,
+  unknown_relay: 404,
   method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
@@ -14,7 +15,9 @@ export const ERROR_STATUS = {
   call_id_mismatch: 422,
   rate_limited: 429,
   internal: 500,
+  relay_unreachable: 502,
   unavailable: 503,
+  relay_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

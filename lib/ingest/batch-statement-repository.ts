@@ -11,10 +11,11 @@
 // the largest share of the single writer's work on the server (bench:ingest).
 import "server-only";
 import type { PgConnection } from "../db/driver.ts";
-import { join, raw, sql, type Sql, type SqlValue } from "../db/sql.ts";
+import { join, raw, sql, type Sql } from "../db/sql.ts";
 import { resultsByCall } from "./call-updates.ts";
 import {
   DELIVERY_COLUMNS,
+  deliveryValues,
   EVENT_COLUMNS,
   RESULT_COLUMNS,
   type CallbackBatchWrite,
@@ -54,7 +55,7 @@ export async function writeBatchStatement(tx: PgConnection, write: CallbackBatch
   if (write.deliveries.length > 0) {
     const columns = DELIVERY_COLUMNS.filter((column) => column !== "resultId");
     const rows = write.deliveries.map((d) => {
-      const values: Record<(typeof columns)[number], SqlValue> = d;
+      const values = deliveryValues(d, null);
       return tuple([...columns.map((column) => sql`${values[column]}`), resultRef(d.result)]);
     });
     ctes.push(sql`"new_deliveries" AS (INSERT INTO "Delivery" (${names(columns)}, "resultId") VALUES ${join(rows)})`);

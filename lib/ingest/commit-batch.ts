@@ -22,10 +22,18 @@ import {
   type CallUpdate,
   type NewDelivery,
 } from "./repository.ts";
+import { writeRelayed, type RelayedItem, type RelayIntent, type RelayOutcome } from "./relay-batch.ts";
 import { analysisColumns } from "./result-columns.ts";
 import type { AcceptedResult, CallbackMessage, OAuthMessage } from "./schemas.ts";
 
-export type CallbackReply = { status: number; body: unknown; outcome: DeliveryOutcome; retryAfterSeconds?: number };
+export type CallbackReply = {
+  status: number;
+  body: unknown;
+  outcome: DeliveryOutcome;
+  retryAfterSeconds?: number;
+  /** A relayed delivery: its outbox message (lib/relay answers the tool from it). */
+  relay?: RelayOutcome;
+};
 
 export type RoutedItem = {
   kind: "routed";
@@ -36,6 +44,10 @@ export type RoutedItem = {
   contentSha256: string;
   textSha256: string;
   bodySha256: string;
+  /** In the path: the delivery is forwarded to a relay target through the outbox (relay-batch.ts). */
+  relay?: RelayIntent;
+  /** A person's answer from the dashboard ("user:ada@example.com"): marked on the audit row. */
+  answeredBy?: string;
 };
 export type RejectedItem = {
   kind: "rejected";
@@ -43,6 +55,8 @@ export type RejectedItem = {
   outcome: DeliveryOutcome;
   error: AppError;
   webhookId: string | null;
+  /** The relay target it was posted to (refused before it could be forwarded). */
+  relayTarget?: string;
 };
 export type OAuthItem = {
   kind: "oauth";
@@ -96,6 +110,7 @@ export function baseDelivery(
 export function rejectionDelivery(item: RejectedItem): NewDelivery {
   return {
     ...baseDelivery(item.raw, item.webhookId),
+    relay: item.relayTarget ?? null,
     outcome: item.outcome,
     httpStatus: item.error.status,
     reason: auditText(item.error.message),
@@ -130,6 +145,7 @@ function parseOutputSchema(json: string | null): unknown {
 type ResultRef = { existingId: number } | { newIndex: number };
 type BatchCall = Omit<CallView, "latest"> & {
   threadId: number;
+  toolName: string;
   outputSchemaJson: string | null;
   requestedAt: Date;
   explorer: ExplorerCallColumns;
@@ -146,7 +162,11 @@ type ReplyPlan =
       ordinal: number;
       textSha256: string;
       late: boolean;
-    };
+      /** Index into the group's relayed items. */
+      relayed?: number;
+    }
+  // A relayed result for a call Toolscope does not know: stored as a delivery, forwarded all the same.
+  | { kind: "unregistered"; message: CallbackMessage; relayed: number };
 
 /** Decides and writes one group of deliveries inside `tx`; returns each item's reply, in order. */
 // eslint-disable-next-line max-lines-per-function -- one group commit read top to bottom: route, decide, write, reply; its steps share the maps built at the top
@@ -184,6 +204,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
   };
   const updates = new Map<number, CallUpdate>();
   const plans: ReplyPlan[] = [];
+  const relayed: RelayedItem[] = [];
   const oauthCalls = items.some((item) => item.kind === "oauth")
     ? await findLatestOAuth(
         tx,
@@ -232,13 +253,50 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
     const refused =
       decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict";
     const delivery = {
-      ...baseDelivery(raw, item.webhookId, refused),
+      ...baseDelivery(raw, item.webhookId, refused && !(item.relay && decision.kind === "unknown_call")),
       bodySha256: item.bodySha256,
       groupId: message.group_id,
       callKey: message.id,
       toolCallId: call?.id ?? null,
+      relay: item.relay?.target ?? null,
+      relayWebhookId: null as string | null,
+      answeredBy: item.answeredBy ?? item.relay?.answeredBy ?? null,
+    };
+    const relay = (callView: { id: number; toolName: string } | null): number => {
+      if (!item.relay) throw new Error("unreachable: relayed without an intent");
+      delivery.relayWebhookId = item.relay.webhookId;
+      const columns = analysisColumns(analysis);
+      relayed.push({
+        intent: item.relay,
+        body: raw.body,
+        contentType: raw.contentType ?? "application/json",
+        groupId: message.group_id,
+        callKey: message.id,
+        call: callView,
+        facts: {
+          text: message.text,
+          isError: columns.isError,
+          success: columns.success,
+          confidence: columns.confidence,
+          nextAction: columns.nextAction,
+        },
+      });
+      return relayed.length - 1;
     };
 
+    if (decision.kind === "unknown_call" && item.relay) {
+      // The runtime may know calls Toolscope was never told about: it decides, Toolscope records.
+      const index = relay(null);
+      write.deliveries.push({
+        ...delivery,
+        outcome: "unregistered",
+        httpStatus: 200,
+        reason: `no registered call; forwarded to relay "${item.relay.target}" (the runtime decides)`,
+        result: null,
+      });
+      plans.push({ kind: "unregistered", message, relayed: index });
+      continue;
+    }
     if (decision.kind === "unknown_call" || decision.kind === "call_id_mismatch" || decision.kind === "conflict") {
       const error = new AppError(decision.kind, decision.reason);
       const kept = decision.kind === "conflict" && call?.latest ? call.latest.ref : null;
@@ -275,6 +333,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       continue;
     }
 
+    const relayedIndex = item.relay ? relay({ id: call.id, toolName: call.toolName }) : undefined;
     const stored = encodeStoredText(message.text);
     const ref = { newIndex: write.results.length };
     write.results.push({
@@ -349,6 +408,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       ordinal: decision.ordinal,
       textSha256: item.textSha256,
       late: decision.late,
+      relayed: relayedIndex,
     });
   }
   write.callUpdates = [...updates.values()];
@@ -358,14 +418,25 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
     tx.provider === "postgresql" && fitsOneStatement(write)
       ? await writeBatchStatement(tx, write)
       : await writeCallbackBatch(tx, write);
+  const relayOutcomes = await writeRelayed(tx, relayed, write.at);
   return plans.map((plan) => {
     if (plan.kind === "error") return plan.reply;
+    if (plan.kind === "unregistered") {
+      const relay = relayOutcomes[plan.relayed];
+      return {
+        status: 200,
+        outcome: "unregistered",
+        body: { status: "unregistered", group_id: plan.message.group_id, id: plan.message.id },
+        relay,
+      };
+    }
     const id = "existingId" in plan.ref ? plan.ref.existingId : resultIds[plan.ref.newIndex];
     if (id === undefined) throw new Error("unreachable: an inserted result without an id");
     return {
       status: 200,
       outcome: plan.outcome,
       body: acceptedBody(plan.message, { id, ordinal: plan.ordinal, textSha256: plan.textSha256, late: plan.late }),
+      relay: plan.relayed === undefined ? undefined : relayOutcomes[plan.relayed],
     };
   });
 }

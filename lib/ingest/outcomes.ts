@@ -8,6 +8,8 @@ export const DELIVERY_OUTCOMES = [
   "late",
   "conflict",
   "unknown_call",
+  // Relayed (POST /api/relay/{name}) for a call Toolscope does not know: stored and forwarded, the runtime decides.
+  "unregistered",
   "call_id_mismatch",
   "invalid",
   "malformed_json",

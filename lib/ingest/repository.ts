@@ -18,6 +18,7 @@ export type CallState = {
   groupId: string;
   callKey: string;
   callId: string | null;
+  toolName: string;
   status: string;
   subscription: string | null;
   deadlineAt: Date | null;
@@ -56,7 +57,7 @@ export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[])
   for (let start = 0; start < unique.length; start += CALL_KEYS_PER_QUERY) {
     const chunk = unique.slice(start, start + CALL_KEYS_PER_QUERY);
     const rows = await tx.query<Record<string, unknown>[]>(sql`
-      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."status", c."subscription", ${epochMs("deadlineAt")} AS "deadlineAt", c."resultCount",
+      SELECT c."id", c."threadId", c."groupId", c."callKey", c."callId", c."toolName", c."status", c."subscription", ${epochMs("deadlineAt")} AS "deadlineAt", c."resultCount",
         c."outputSchemaJson", ${epochMs("requestedAt")} AS "requestedAt", ${raw(EXPLORER_CALL_COLUMNS.map((column) => `c."${column}"`).join(", "))}, r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
         r."textSha256" AS "latestTextSha256", r."late" AS "latestLate"
       FROM "ToolCall" c LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = c."resultCount" - 1
@@ -86,6 +87,7 @@ function callWithLatest(row: Record<string, unknown>): CallWithLatest {
     groupId: String(row.groupId),
     callKey: String(row.callKey),
     callId: nullableText(row.callId),
+    toolName: String(row.toolName),
     status: String(row.status),
     subscription: nullableText(row.subscription),
     deadlineAt: dateOrNull(row.deadlineAt),
@@ -168,7 +170,25 @@ export type NewDelivery = {
   rawBodyTruncated: boolean;
   remoteAddress: string | null;
   webhookId: string | null;
+  /** In the path (lib/relay): the relay target it came through, the webhook-id it is forwarded under, who answered. */
+  relay?: string | null;
+  relayWebhookId?: string | null;
+  answeredBy?: string | null;
 };
+
+/** A delivery's column values (the optional in-path columns as NULL when absent: journal lines written before them). */
+export function deliveryValues(
+  d: NewDelivery,
+  resultId: number | null,
+): Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> {
+  return {
+    ...d,
+    resultId,
+    relay: d.relay ?? null,
+    relayWebhookId: d.relayWebhookId ?? null,
+    answeredBy: d.answeredBy ?? null,
+  };
+}
 
 export type CallUpdate = {
   toolCallId: number;
@@ -254,6 +274,9 @@ export const DELIVERY_COLUMNS = [
   "rawBodyTruncated",
   "remoteAddress",
   "webhookId",
+  "relay",
+  "relayWebhookId",
+  "answeredBy",
 ] as const;
 
 export const EVENT_COLUMNS = [
@@ -294,7 +317,7 @@ export async function writeCallbackBatch(tx: DriverConnection, write: CallbackBa
           : "existingId" in d.result
             ? d.result.existingId
             : (resultIds[d.result.newIndex] ?? null);
-      const values: Record<(typeof DELIVERY_COLUMNS)[number], SqlValue> = { ...d, resultId };
+      const values = deliveryValues(d, resultId);
       return DELIVERY_COLUMNS.map((column) => values[column]);
     });
     await insertRows(tx, "Delivery", DELIVERY_COLUMNS, rows);

@@ -15,7 +15,8 @@ export { CallbackWriter, type CallbackReply };
 
 const globalForWriter = globalThis as typeof globalThis & { toolscopeCallbackWriter?: CallbackWriter };
 
-function callbackWriter(): CallbackWriter {
+/** The process's one group-commit writer: /api/callback, the relay routes and answers share its queue. */
+export function callbackWriter(): CallbackWriter {
   globalForWriter.toolscopeCallbackWriter ??= new CallbackWriter(getDatabase);
   return globalForWriter.toolscopeCallbackWriter;
 }

@@ -11,7 +11,8 @@ import { serveNode, writeReply } from "../http/node-adapter.ts";
 import { errorReply } from "../http/reply.ts";
 import { foldAuditJournal } from "../ingest/audit-journal.ts";
 import { startRetentionSweeper } from "../lifecycle/service.ts";
-import { LEAN_ROUTES, routePath } from "./lean-routes.ts";
+import { startInPathWorkers } from "./in-path-workers.ts";
+import { LEAN_ROUTES, leanParamRoute, routePath } from "./lean-routes.ts";
 
 /** `hosts`: the addresses to listen on (the first decides the port when `port` is 0). */
 export type ServerOptions = { port: number; hosts: string[]; dir: string; onReady?: (url: string) => void };
@@ -48,7 +49,9 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
   const server = http.createServer((req, res) => {
     const rawUrl = req.url ?? "/";
     const query = rawUrl.indexOf("?");
-    const table = LEAN_ROUTES.get(routePath(query === -1 ? rawUrl : rawUrl.slice(0, query)));
+    const leanPath = routePath(query === -1 ? rawUrl : rawUrl.slice(0, query));
+    const withParams = LEAN_ROUTES.has(leanPath) ? null : leanParamRoute(leanPath);
+    const table = LEAN_ROUTES.get(leanPath) ?? withParams?.table;
     if (!table) {
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
       if (!NEXT_METHODS.has(req.method ?? "GET")) {
@@ -96,7 +99,7 @@ export function createToolscopeHttpServer(fallback: Fallback): http.Server {
       return;
     }
     // Endpoints never throw (their pipeline answers every failure); this only guards the socket itself.
-    serveNode(table, req, res, url, {}).catch((error: unknown) => {
+    serveNode(table, req, res, url, withParams?.params ?? {}).catch((error: unknown) => {
       console.error(`[toolscope] ${req.method} ${url.pathname}: could not answer`, error);
       res.destroy();
     });
@@ -150,9 +153,11 @@ export async function startToolscopeServer(options: ServerOptions): Promise<http
   );
   const stopDeadlines = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
   const stopRetention = startRetentionSweeper();
+  const stopInPath = startInPathWorkers();
   const stopSweeper = () => {
     stopDeadlines();
     stopRetention();
+    stopInPath();
   };
   // Audit rows journaled while the database was locked or down (by an earlier process) go in now.
   void getDatabase()

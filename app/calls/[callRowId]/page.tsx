@@ -21,6 +21,8 @@ import { getReplayStep } from "@/lib/explorer/service.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { AppError } from "@/lib/http/app-error.ts";
 import { getCallSpans } from "@/lib/otel/service.ts";
+import { CallInPathPanel } from "@/components/relay/call-in-path.tsx";
+import { getCallInPath } from "@/lib/relay/call-in-path-service.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -44,9 +46,10 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function CallPage({ params }: { params: Params }) {
   const detail = await load(params);
   const { call } = detail;
-  const [spans, replay] = await Promise.all([
+  const [spans, replay, inPath] = await Promise.all([
     getCallSpans({ callRowId: call.id }),
     getReplayStep({ callRowId: call.id }),
+    getCallInPath(call.id),
   ]);
   // A call awaiting authorization may still get its result once the user has authorized.
   const live = call.status === "pending" || call.status === "auth_required" || call.subscription === "active";
@@ -73,6 +76,8 @@ export default async function CallPage({ params }: { params: Params }) {
         <Link href={newForkHref(call.groupId, { call: call.callKey })}>Fork from this call…</Link>{" "}
         <span className="muted">— edit its result or arguments and see what a model does next</span>
       </p>
+
+      <CallInPathPanel callRowId={call.id} initial={inPath} />
 
       <section className="results-section" aria-labelledby="results-title">
         <h2 id="results-title" className="section-title">

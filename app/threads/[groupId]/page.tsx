@@ -8,6 +8,8 @@ import { ThreadHeader } from "@/components/thread/thread-header.tsx";
 import { ThreadTimeline } from "@/components/thread/thread-timeline.tsx";
 import { TimelineSkeleton } from "@/components/thread/timeline-skeleton.tsx";
 import { getForkLinks } from "@/lib/forks/service.ts";
+import { ThreadHeldNotice } from "@/components/relay/thread-held-notice.tsx";
+import { getHeldPage } from "@/lib/relay/holds-service.ts";
 import { threadPageQuerySchema } from "@/lib/threads/schemas.ts";
 import { getThreadSummary, getTimelinePage, locateInThread } from "@/lib/threads/service.ts";
 
@@ -70,11 +72,12 @@ async function ThreadBody({
 
 export default async function ThreadPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const groupId = decodeSegment((await params).groupId);
-  const summary = await getThreadSummary({ groupId });
+  const [summary, held] = await Promise.all([getThreadSummary({ groupId }), getHeldPage({ groupId })]);
   if (!summary) notFound();
   return (
     <>
       <ThreadHeader summary={summary} />
+      <ThreadHeldNotice groupId={summary.groupId} initial={held} />
       <Suspense fallback={<TimelineSkeleton />}>
         <ThreadBody groupId={summary.groupId} searchParams={await searchParams} />
       </Suspense>

@@ -1,0 +1,31 @@
+// The in-path background work of a server process: the outbox's dispatcher (relay targets resolved from
+// TOOLSCOPE_RELAYS), and the sweeps that apply held results' and approvals' timeouts.
+import "server-only";
+import { startOutboxDispatcher } from "../outbox/service.ts";
+import { expireApprovals } from "../relay/approvals-service.ts";
+import { sweepExpiredHolds } from "../relay/holds-service.ts";
+import { resolveRelayDestination } from "../relay/targets.ts";
+
+export function startInPathWorkers(options: { sweepMs?: number } = {}): () => void {
+  const lease = Number(process.env.TOOLSCOPE_OUTBOX_LEASE_MS ?? "");
+  const dispatcher = startOutboxDispatcher({
+    resolvers: { relay: resolveRelayDestination },
+    // How long a claimed message stays a worker's: a worker killed mid-attempt is taken over after it.
+    leaseMs: Number.isInteger(lease) && lease >= 1_000 ? lease : undefined,
+  });
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    Promise.all([sweepExpiredHolds(), expireApprovals()])
+      .catch((error: unknown) =>
+        console.warn(`[toolscope] in-path sweep skipped: ${error instanceof Error ? error.message : error}`),
+      )
+      .finally(() => (running = false));
+  }, options.sweepMs ?? 1_000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    void dispatcher.stop();
+  };
+}

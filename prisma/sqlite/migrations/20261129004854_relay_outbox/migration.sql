@@ -1,0 +1,199 @@
+-- AlterTable
+ALTER TABLE "Delivery" ADD COLUMN "answeredBy" TEXT;
+ALTER TABLE "Delivery" ADD COLUMN "relay" TEXT;
+ALTER TABLE "Delivery" ADD COLUMN "relayWebhookId" TEXT;
+
+-- CreateTable
+CREATE TABLE "OutboxMessage" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "kind" TEXT NOT NULL,
+    "destination" TEXT NOT NULL,
+    "orderKey" TEXT NOT NULL,
+    "webhookId" TEXT NOT NULL,
+    "contentType" TEXT NOT NULL,
+    "body" BLOB NOT NULL,
+    "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "leaseOwner" TEXT,
+    "leaseUntil" DATETIME,
+    "retryBase" INTEGER NOT NULL DEFAULT 0,
+    "retriedAt" DATETIME,
+    "retriedBy" TEXT,
+    "lastStatus" INTEGER,
+    "lastError" TEXT,
+    "deliveredAt" DATETIME,
+    "deadAt" DATETIME,
+    "deadReason" TEXT,
+    "groupId" TEXT,
+    "callKey" TEXT,
+    "toolCallId" INTEGER,
+    "fault" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "OutboxAttempt" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "messageId" INTEGER NOT NULL,
+    "number" INTEGER NOT NULL,
+    "startedAt" DATETIME NOT NULL,
+    "durationMs" INTEGER NOT NULL,
+    "httpStatus" INTEGER,
+    "error" TEXT,
+    "responseBody" TEXT,
+    "worker" TEXT NOT NULL,
+    CONSTRAINT "OutboxAttempt_messageId_fkey" FOREIGN KEY ("messageId") REFERENCES "OutboxMessage" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "BreakpointRule" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "relay" TEXT,
+    "toolName" TEXT,
+    "groupPattern" TEXT,
+    "textContains" TEXT,
+    "confidenceBelow" REAL,
+    "successFalse" BOOLEAN NOT NULL DEFAULT false,
+    "errorOnly" BOOLEAN NOT NULL DEFAULT false,
+    "nextAction" TEXT,
+    "timeoutMs" INTEGER NOT NULL,
+    "onTimeout" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdBy" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedBy" TEXT NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "FaultRule" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "relay" TEXT,
+    "toolName" TEXT,
+    "groupPattern" TEXT,
+    "action" TEXT NOT NULL,
+    "probability" REAL NOT NULL,
+    "delayMs" INTEGER,
+    "errorText" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdBy" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedBy" TEXT NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "HeldResult" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "messageId" INTEGER NOT NULL,
+    "ruleId" INTEGER,
+    "ruleName" TEXT NOT NULL,
+    "relay" TEXT NOT NULL,
+    "groupId" TEXT NOT NULL,
+    "callKey" TEXT NOT NULL,
+    "toolCallId" INTEGER,
+    "toolName" TEXT,
+    "heldAt" DATETIME NOT NULL,
+    "timeoutAt" DATETIME NOT NULL,
+    "onTimeout" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'held',
+    "decidedAt" DATETIME,
+    "decidedBy" TEXT,
+    "originalBody" BLOB NOT NULL,
+    "deliveredBody" BLOB,
+    "changeJson" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "Intervention" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "actor" TEXT NOT NULL,
+    "action" TEXT NOT NULL,
+    "groupId" TEXT,
+    "callKey" TEXT,
+    "toolCallId" INTEGER,
+    "messageId" INTEGER,
+    "holdId" INTEGER,
+    "approvalId" INTEGER,
+    "detailJson" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "Approval" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "groupId" TEXT NOT NULL,
+    "callKey" TEXT NOT NULL,
+    "toolName" TEXT NOT NULL,
+    "argumentsText" TEXT NOT NULL,
+    "relay" TEXT,
+    "requestedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "requestedBy" TEXT NOT NULL,
+    "timeoutAt" DATETIME NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "decidedAt" DATETIME,
+    "decidedBy" TEXT,
+    "reason" TEXT,
+    "editedArguments" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "ApprovalRule" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "name" TEXT NOT NULL,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "toolName" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdBy" TEXT NOT NULL
+);
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_status_nextAttemptAt_idx" ON "OutboxMessage"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_status_leaseUntil_idx" ON "OutboxMessage"("status", "leaseUntil");
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_orderKey_id_idx" ON "OutboxMessage"("orderKey", "id");
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_toolCallId_idx" ON "OutboxMessage"("toolCallId");
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_webhookId_idx" ON "OutboxMessage"("webhookId");
+
+-- CreateIndex
+CREATE INDEX "OutboxMessage_createdAt_idx" ON "OutboxMessage"("createdAt");
+
+-- CreateIndex
+CREATE INDEX "OutboxAttempt_messageId_id_idx" ON "OutboxAttempt"("messageId", "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "HeldResult_messageId_key" ON "HeldResult"("messageId");
+
+-- CreateIndex
+CREATE INDEX "HeldResult_status_timeoutAt_idx" ON "HeldResult"("status", "timeoutAt");
+
+-- CreateIndex
+CREATE INDEX "HeldResult_toolCallId_idx" ON "HeldResult"("toolCallId");
+
+-- CreateIndex
+CREATE INDEX "HeldResult_groupId_id_idx" ON "HeldResult"("groupId", "id");
+
+-- CreateIndex
+CREATE INDEX "Intervention_at_idx" ON "Intervention"("at");
+
+-- CreateIndex
+CREATE INDEX "Intervention_toolCallId_id_idx" ON "Intervention"("toolCallId", "id");
+
+-- CreateIndex
+CREATE INDEX "Intervention_groupId_id_idx" ON "Intervention"("groupId", "id");
+
+-- CreateIndex
+CREATE INDEX "Approval_status_requestedAt_idx" ON "Approval"("status", "requestedAt");
+
+-- CreateIndex
+CREATE INDEX "Approval_groupId_callKey_idx" ON "Approval"("groupId", "callKey");
