@@ -33,3 +33,34 @@ describe("OpenAPI document", () => {
       expect(events).toContain(`"const":"${type}"`);
   });
 });
+
+describe("OpenAPI document: in the path", () => {
+  const doc = buildOpenApiDocument();
+  it("documents every in-path route with the request schemas the routes validate with", () => {
+    for (const path of [
+      "/api/relay/{name}",
+      "/api/breakpoints",
+      "/api/breakpoints/{id}",
+      "/api/faults",
+      "/api/faults/{id}",
+      "/api/held",
+      "/api/held/{id}/decision",
+      "/api/calls/{id}/answer",
+      "/api/approvals",
+      "/api/approvals/{id}",
+      "/api/approvals/{id}/decision",
+      "/api/approval-rules",
+      "/api/outbox",
+      "/api/outbox/{id}/retry",
+    ])
+      expect(Object.keys(doc.paths), path).toContain(path);
+    const breakpoint = doc.components.schemas.BreakpointInput as { required: string[]; properties: object };
+    expect(breakpoint.required).toEqual(["name"]);
+    expect(Object.keys(breakpoint.properties)).toEqual(
+      expect.arrayContaining(["tool", "thread", "confidence_below", "success_false", "on_timeout"]),
+    );
+    const approval = doc.components.schemas.ApprovalRequest as { required: string[] };
+    expect(approval.required).toEqual(expect.arrayContaining(["group_id", "id", "name"]));
+    expect(JSON.stringify(doc.components.schemas.HoldDecision)).toContain('"release"');
+  });
+});

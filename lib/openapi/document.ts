@@ -1,8 +1,10 @@
 // The OpenAPI 3.1 document of Toolscope's public HTTP contract, generated from the zod schemas the routes use.
+/* eslint-disable max-lines -- one declarative document (data, not logic); its parts live beside their domains (forks, relay) */
 import { z } from "zod";
 import { revealRequestSchema } from "../audit/schemas.ts";
 import { pruneRequestSchema } from "../lifecycle/schemas.ts";
 import { FORK_NESTED_SCHEMAS, FORK_SCHEMAS, forkPaths } from "../forks/openapi.ts";
+import { IN_PATH_SCHEMAS, inPathPaths } from "../relay/openapi.ts";
 import { explorerQuerySchema } from "../explorer/schemas.ts";
 import { ERROR_STATUS } from "../http/app-error.ts";
 import {
@@ -65,7 +67,6 @@ const healthSchema = z.object({
     .object({ threads: z.number(), calls: z.number(), results: z.number(), deliveries: z.number(), events: z.number() })
     .nullable(),
 });
-
 type JsonSchema = Record<string, unknown>;
 
 /**
@@ -375,6 +376,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         },
       },
       ...forkPaths(ref, errorResponse),
+      ...inPathPaths(ref, errorResponse),
       "/api/openapi.json": {
         get: {
           operationId: "getOpenApi",
@@ -399,6 +401,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         ImportResult: importResultSchema,
         ReplayResult: replayResultSchema,
         ...FORK_SCHEMAS,
+        ...IN_PATH_SCHEMAS,
         ExportTraceServiceResponse: exportTraceServiceResponseSchema,
         OtlpStatus: otlpStatusSchema,
       }),
