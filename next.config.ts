@@ -12,13 +12,7 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   reactStrictMode: true,
   // Native and WASM modules load from node_modules at run time instead of being bundled.
-  serverExternalPackages: [
-    "better-sqlite3",
-    "@prisma/adapter-better-sqlite3",
-    "pg",
-    "protobufjs",
-    "@elastic/mockotlpserver",
-  ],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "protobufjs"],
   async headers() {
     return [
       {

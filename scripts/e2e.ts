@@ -17,8 +17,14 @@ const require = createRequire(import.meta.url);
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHROMIUM_PATH: chromium };
 // A run on a non-default port builds into its own directory, so parallel runs never share one build.
 if (process.env.E2E_PORT && !process.env.NEXT_DIST_DIR) env.NEXT_DIST_DIR = `.next-e2e-${process.env.E2E_PORT}`;
-const build = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], { stdio: "inherit", env });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// E2E_SKIP_BUILD=1: npm test built the app already (into NEXT_DIST_DIR), beside the static checks.
+if (process.env.E2E_SKIP_BUILD !== "1") {
+  const build = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
+    stdio: "inherit",
+    env,
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 const run = spawnSync(process.execPath, [require.resolve("@playwright/test/cli"), "test", ...process.argv.slice(2)], {
   stdio: "inherit",
   env,

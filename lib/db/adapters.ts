@@ -45,12 +45,20 @@ export function createPgPool(
   return pool;
 }
 
-export function createAdapterFactory(target: DatabaseTarget, options: { poolSize?: number; lockWaitMs?: number } = {}) {
+/**
+ * `disposePool`: the adapter's dispose() also ends the PostgreSQL pool (the migration engine's short-lived
+ * connections); otherwise the pool outlives it, and an idle connection keeps the database busy (a template
+ * database with a connection cannot be cloned, nor dropped without FORCE).
+ */
+export function createAdapterFactory(
+  target: DatabaseTarget,
+  options: { poolSize?: number; lockWaitMs?: number; disposePool?: boolean } = {},
+) {
   if (target.provider === "sqlite") {
     if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
     return new SqliteAdapterFactory({ url: target.file, timeout: SQLITE_BUSY_TIMEOUT_MS });
   }
-  return new PrismaPg(createPgPool(target, options));
+  return new PrismaPg(createPgPool(target, options), { disposeExternalPool: options.disposePool === true });
 }
 
 // Prisma's better-sqlite3 adapter opens one connection and leaves SQLite's defaults (rollback journal,

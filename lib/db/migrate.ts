@@ -56,7 +56,7 @@ export async function applyMigrations(target: DatabaseTarget, root: string = PRO
   for (let delay = 50; ; delay = Math.min(1_000, delay * 2)) {
     const { engine, close } = await openSchemaEngine(
       providerSchemaPath(root, target.provider),
-      createAdapterFactory(target, { poolSize: 1 }),
+      createAdapterFactory(target, { poolSize: 1, disposePool: true }),
     );
     try {
       const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: FILTERS });
@@ -122,7 +122,10 @@ export async function diffSchemas(
     provider === "sqlite"
       ? { provider, file: ":memory:", url: "file::memory:" }
       : { provider, url: process.env.MIGRATION_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL };
-  const { engine, close } = await openSchemaEngine(schemaPath, createAdapterFactory(target, { poolSize: 1 }));
+  const { engine, close } = await openSchemaEngine(
+    schemaPath,
+    createAdapterFactory(target, { poolSize: 1, disposePool: true }),
+  );
   try {
     const result = await engine.diff({
       from: from === null ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: schemaPath, content: from }] },

@@ -1,36 +1,21 @@
 // OTLP/HTTP protobuf: decodes ExportTraceServiceRequest and encodes ExportTraceServiceResponse and the
-// google.rpc.Status error body, with protobufjs and the OpenTelemetry .proto definitions as published on npm
-// (@elastic/mockotlpserver ships opentelemetry-proto's files unchanged). Loaded once, on first use.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+// google.rpc.Status error body, with protobufjs and the OpenTelemetry .proto definitions vendored in lib/otel/proto
+// (opentelemetry-proto v1.4.0), compiled to a static descriptor: no .proto file is read at run time. Built on first use.
 import protobuf from "protobufjs";
 import { AppError } from "../http/app-error.ts";
 import { normalizeExport, type WireCodec } from "./otlp-normalize.ts";
 import type { DecodedExport } from "./otlp-types.ts";
+import { TRACE_DESCRIPTOR } from "./proto/trace-descriptor.ts";
 
 type Codecs = { request: protobuf.Type; response: protobuf.Type; status: protobuf.Type };
 
-const TRACE_SERVICE = "opentelemetry/proto/collector/trace/v1/trace_service.proto";
-
-function protoDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve("@elastic/mockotlpserver/package.json"));
-}
-
 function loadCodecs(): Codecs {
-  const directory = protoDirectory();
-  const root = new protobuf.Root();
-  // Imports in the .proto files are relative to the package root ("opentelemetry/proto/common/v1/…").
-  root.resolvePath = (_origin, target) => join(directory, target);
-  root.loadSync(TRACE_SERVICE, { keepCase: false });
+  const root = protobuf.Root.fromJSON(TRACE_DESCRIPTOR);
   // google.rpc.Status, the OTLP error body (code, message; details are optional and never sent here).
   const status = new protobuf.Type("Status")
     .add(new protobuf.Field("code", 1, "int32"))
     .add(new protobuf.Field("message", 2, "string"));
   new protobuf.Root().define("google.rpc").add(status);
-  // Fail early, naming the file, if the package ever stops shipping it.
-  readFileSync(join(directory, TRACE_SERVICE));
   return {
     request: root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest"),
     response: root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse"),

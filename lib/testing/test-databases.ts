@@ -7,6 +7,7 @@ import pg from "pg";
 import { openDatabase, setDatabase, type Database } from "../db/client.ts";
 import { resolveDatabaseTarget, type Provider } from "../db/database-url.ts";
 import { applyMigrations } from "../db/migrate.ts";
+import { copySqliteTemplate, createPostgresDatabase, databaseUrlFor } from "./test-templates.ts";
 
 export type TestBackend = { provider: Provider; open(): Promise<TestDatabase> };
 export type TestDatabase = { database: Database; url: string; cleanup(): Promise<void> };
@@ -20,6 +21,9 @@ async function openSqlite(): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolscope-test-"));
   const url = `file:${path.join(dir, "test.db")}`;
   const target = resolveDatabaseTarget(url);
+  // A copy of the run's migrated template (vitest global set-up); applyMigrations then only reads that nothing
+  // is pending. Without a template (a test run outside vitest's set-up) it migrates the new file.
+  copySqliteTemplate(path.join(dir, "test.db"));
   await applyMigrations(target);
   const database = await openDatabase(target);
   return {
@@ -34,16 +38,8 @@ async function openSqlite(): Promise<TestDatabase> {
 
 async function openPostgres(serverUrl: string): Promise<TestDatabase> {
   const name = `toolscope_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const parsed = new URL(serverUrl);
-  parsed.pathname = `/${name}`;
-  const url = parsed.toString();
+  await createPostgresDatabase(serverUrl, name);
+  const url = databaseUrlFor(serverUrl, name);
   const target = resolveDatabaseTarget(url);
   await applyMigrations(target);
   const database = await openDatabase(target, { poolSize: 5 });
