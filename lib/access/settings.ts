@@ -2,6 +2,7 @@
 // exposed (TOOLSCOPE_SECRET set: sign-in for pages, API keys for programs). Also the names the server may be
 // reached by (the Host allowlist that stops DNS rebinding). Pure: the start script, the proxy and the guard read it.
 import { isIP } from "node:net";
+import { setting, type Environment } from "../config.ts";
 
 export const MIN_SECRET_LENGTH = 32;
 
@@ -31,15 +32,15 @@ function hostnameOf(entry: string): string {
   }
 }
 
-export function readAccessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {
-  const secret = env.TOOLSCOPE_SECRET?.trim() || null;
+export function readAccessSettings(env: Environment = process.env): AccessSettings {
+  const secret = setting("TOOLSCOPE_SECRET", env) ?? null;
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
     throw new AccessConfigError(
       `TOOLSCOPE_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it signs session cookies); generate one with \`openssl rand -base64 32\``,
     );
   }
   let publicUrl: URL | null = null;
-  const rawPublic = env.TOOLSCOPE_PUBLIC_URL?.trim();
+  const rawPublic = setting("TOOLSCOPE_PUBLIC_URL", env);
   if (rawPublic) {
     try {
       publicUrl = new URL(rawPublic);
@@ -51,7 +52,7 @@ export function readAccessSettings(env: Record<string, string | undefined> = pro
     if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:")
       throw new AccessConfigError("TOOLSCOPE_PUBLIC_URL must be an http(s) URL");
   }
-  const allowedHosts = (env.TOOLSCOPE_ALLOWED_HOSTS ?? "").split(",").map(hostnameOf).filter(Boolean);
+  const allowedHosts = (setting("TOOLSCOPE_ALLOWED_HOSTS", env) ?? "").split(",").map(hostnameOf).filter(Boolean);
   if (publicUrl) allowedHosts.push(hostnameOf(publicUrl.host));
   return { mode: secret === null ? "local" : "exposed", secret, publicUrl, allowedHosts };
 }

@@ -1,6 +1,7 @@
 // Toolscope's production HTTP server: the lean routes (lean-routes.ts) are answered here, straight into their
 // endpoints; everything else goes to Next. Both run the same endpoint objects (lib/<domain>/endpoints.ts).
 import "server-only";
+import { setting } from "../config.ts";
 import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
@@ -151,7 +152,7 @@ export async function startToolscopeServer(options: ServerOptions): Promise<http
     options.port,
     options.hosts.length > 0 ? options.hosts : [first],
   );
-  const stopDeadlines = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
+  const stopDeadlines = startDeadlineSweeper(setting("TOOLSCOPE_DEADLINE_SWEEP_MS"));
   const stopRetention = startRetentionSweeper();
   const stopInPath = startInPathWorkers();
   const stopSweeper = () => {
