@@ -21,7 +21,10 @@ export const LIB_LAYERS = [
     },
   },
   { note: "who may call what", folders: { access: "access levels, sessions, API keys, Host and Origin checks, CSP" } },
-  { note: "the endpoint pipeline", folders: { api: "`endpoint()`: access check, handler, error mapping, refusal limit" } },
+  {
+    note: "the endpoint pipeline",
+    folders: { api: "endpoint(): access check, handler, error mapping, refusal limit" },
+  },
   {
     note: "what pages may show",
     folders: { audit: "import custody marks, secret masking for pages, the access log of reveals and exact reads" },
@@ -30,7 +33,7 @@ export const LIB_LAYERS = [
     note: "in the path, below the domains that use them",
     folders: {
       outbox: "the durable outbox of outgoing deliveries: lease, backoff, per-key order, dead letters, signing",
-      intercept: "breakpoint and fault rules, held results, the in-path audit log (`Intervention`)",
+      intercept: "breakpoint and fault rules, held results, the in-path audit log (Intervention rows)",
     },
   },
   {
@@ -58,7 +61,7 @@ export const LIB_LAYERS = [
   {
     note: "whole threads and their views",
     folders: {
-      overview: "the dashboard's overview (`/`)",
+      overview: "the dashboard's overview (the / page)",
       traces: "import, export, replay and compare of whole threads",
       otel: "the OTLP receiver: decoding, span conventions → threads, span store, re-mapping",
       explorer: "every call across threads (the calls explorer)",

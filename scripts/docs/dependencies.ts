@@ -35,7 +35,8 @@ export const DEPENDENCY_REASONS: Record<string, string> = {
   zod: "every request, setting and OpenAPI schema",
   "@ai-sdk/otel": "dev: the AI SDK's OpenTelemetry integration, for the OTLP tests (7.x, runs on Node 20 here)",
   "@anthropic-ai/sdk": "dev: fixtures typed with its request and stream types; replays type-checked against them",
-  "@axe-core/playwright": "dev: axe-core in the e2e browser (0 serious or critical violations on every page, light and dark)",
+  "@axe-core/playwright":
+    "dev: axe-core in the e2e browser (0 serious or critical violations on every page, light and dark)",
   "@google/genai": "dev: Gemini request and stream types for fixtures and replays (2.32: the newest without Node ≥ 22)",
   "@modelcontextprotocol/sdk": "dev: a live stdio MCP capture inside the test suite",
   "@modelcontextprotocol/server-everything": "dev: the MCP server that capture talks to",

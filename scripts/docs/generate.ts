@@ -26,7 +26,7 @@ export function configurationTable(): string {
 
 /** Top-level folders outside lib/, in the order the map shows them. */
 const OTHER_FOLDERS: [string, string][] = [
-  ["app/", "routes and pages only (route files are one `nextRoutes({...})` line)"],
+  ["app/", "routes and pages only (route files are one nextRoutes({...}) line)"],
   ["components/", 'React components ("use client" leaves get DTO props)'],
   ["prisma/", "models.prisma (the source), generated provider schemas, migrations per provider"],
   ["public/", "icons, web manifest, robots.txt, the docs' screenshots (served as is)"],
