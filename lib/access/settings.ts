@@ -85,7 +85,7 @@ export function refuseToBind(host: string, settings: AccessSettings): string | n
     `Refusing to listen on ${host}: Toolscope has no access control configured, and on ${host} anyone who can reach the port could read every stored tool result and write into it.`,
     "Ways forward:",
     "  • keep it on this machine: unset HOST (the default listens on 127.0.0.1 and ::1), or HOST=127.0.0.1;",
-    `  • expose it with access control: set TOOLSCOPE_SECRET to ${MIN_SECRET_LENGTH}+ random characters (openssl rand -base64 32) and TOOLSCOPE_PUBLIC_URL to the URL users open, then create the first user with \`npm run toolscope -- users create --email … --password …\` (README "Security");`,
+    `  • expose it with access control: set TOOLSCOPE_SECRET to ${MIN_SECRET_LENGTH}+ random characters (openssl rand -base64 32) and TOOLSCOPE_PUBLIC_URL to the URL users open, then create the first user with \`npm run toolscope -- users create --email … --password …\` (docs/security.md);`,
     "  • or keep it on loopback and reach it through an SSH tunnel (ssh -L 3000:127.0.0.1:3000 host).",
   ].join("\n");
 }

@@ -24,7 +24,7 @@ type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
  * X-Forwarded-For as Next and Better Auth read it: the TCP peer, never what the client claims. Next only fills
  * the header in when it is missing, and both the sign-in rate limit (Better Auth, per address) and the audit
  * row's `remoteAddress` on Next's routes read its first hop — a client choosing it could rotate past the limit
- * and write any address into the audit log. Toolscope trusts no X-Forwarded-* header (README "Security").
+ * and write any address into the audit log. Toolscope trusts no X-Forwarded-* header (docs/security.md).
  */
 export function setPeerAddress(req: http.IncomingMessage): void {
   const peer = req.socket.remoteAddress;
