@@ -93,7 +93,7 @@ await startToolscopeServer({
   dir: root,
   onReady(url) {
     if (settings.mode === "local") {
-      console.log('[toolscope] local mode: loopback only, no sign-in (docs/security.md to expose it)');
+      console.log("[toolscope] local mode: loopback only, no sign-in (docs/security.md to expose it)");
     } else if (setupOpen) {
       const base = settings.publicUrl?.origin ?? url;
       console.log(
