@@ -113,7 +113,7 @@ export const SETTINGS = {
   TOOLSCOPE_CALLBACK_SECRET: spec({
     group: "access",
     shown: "unset",
-    doc: "Standard Webhooks secret(s) (`whsec_…`, comma-separated for rotation); when set, unsigned callbacks without an API key get 401",
+    doc: "Standard Webhooks secret(s) (`whsec_…`, comma-separated for rotation); when set, unsigned callbacks and relayed results get 401 (in exposed mode an API key may stand in for the signature)",
     secret: true,
     schema: list(),
   }),
