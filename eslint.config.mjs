@@ -2,24 +2,11 @@
 import fs from "node:fs";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
+import { LIB_LAYERS as LAYERS } from "./lib-layers.mjs";
 
-// The layers of lib/, lowest first. A folder imports only from folders in LOWER layers — never sideways, never
-// up — so no two lib folders can import each other, directly or around a loop. A new lib folder must be
-// placed here; linting stops with a message until it is.
-const LIB_LAYERS = [
-  ["http", "results", "formats"], // foundations: HTTP primitives and pure analysis, no other lib folder
-  ["db", "replay", "models"], // the database client; replay renderers (pure, over formats); model targets and API clients
-  ["access"], // who may call what (sessions, keys)
-  ["api"], // the endpoint pipeline: access check, handler, error mapping
-  ["audit"], // what an import marked, secret masking for pages, who revealed or read exact text (lib/audit)
-  ["outbox", "intercept"], // the durable outbox of outgoing deliveries; breakpoint and fault rules (in the path)
-  ["ingest", "calls", "subscriptions", "users"], // domains (users: access administration — keys, users, sign-in routes)
-  ["events", "pending", "threads", "health", "insights", "deliveries", "lifecycle", "relay"], // relay: in the path (relay routes, holds, answers, approvals)
-  ["overview", "traces", "otel", "explorer"], // otel maps spans onto threads, calls, results and events (the domains below); explorer: calls across threads
-  ["forks"], // a fork is a thread written like an import, replayed, sent to a model (traces, replay, models below)
-  ["openapi", "server", "client"], // the edges: the OpenAPI document, the lean server, the runtime client
-  ["testing"], // test support, imports anything
-];
+// The layers of lib/, lowest first (lib-layers.mjs, which also says what each folder holds): a folder imports only
+// from folders in LOWER layers. A new lib folder must be placed there; linting stops with a message until it is.
+const LIB_LAYERS = LAYERS.map((layer) => Object.keys(layer.folders));
 
 const libFolders = fs
   .readdirSync(new URL("./lib", import.meta.url), { withFileTypes: true })
@@ -29,7 +16,7 @@ const ranked = new Map(LIB_LAYERS.flatMap((layer, rank) => layer.map((folder) =>
 const unranked = libFolders.filter((folder) => !ranked.has(folder));
 if (unranked.length > 0) {
   throw new Error(
-    `eslint.config.mjs: place ${unranked.map((f) => `lib/${f}`).join(", ")} in LIB_LAYERS (which folders may it import, which may import it?)`,
+    `eslint.config.mjs: place ${unranked.map((f) => `lib/${f}`).join(", ")} in LIB_LAYERS of lib-layers.mjs (which folders may it import, which may import it?)`,
   );
 }
 
@@ -42,7 +29,7 @@ const layerZones = libFolders.flatMap((folder) => {
         {
           target: `./lib/${folder}`,
           from: notBelow.map((other) => `./lib/${other}/**`),
-          message: `lib/${folder} may import only lower layers (LIB_LAYERS in eslint.config.mjs).`,
+          message: `lib/${folder} may import only lower layers (LIB_LAYERS in lib-layers.mjs).`,
         },
       ];
 });

@@ -1,5 +1,55 @@
-// Server-side settings read from the environment, validated once.
+// The one door to the environment: every setting Toolscope reads goes through `setting(name)`, checked against its
+// declaration in lib/config-settings.ts (a bad value is an error naming the variable and the rule, never a silent
+// default). `checkSettings()` lists every problem at once; servers call it before they listen.
 import "server-only";
+import { SETTINGS, type SettingName, type SettingValue } from "./config-settings.ts";
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {}
+
+function problemOf(name: SettingName, raw: string, message: string): string {
+  const shown = "secret" in SETTINGS[name] ? "" : `, got "${raw.length > 80 ? `${raw.slice(0, 80)}…` : raw}"`;
+  return `${name} ${message}${shown}`;
+}
+
+/** The checked value of one setting (its default when unset or blank); throws ConfigError on a bad value. */
+export function setting<N extends SettingName>(name: N, env: Environment = process.env): SettingValue<N> {
+  const raw = env[name]?.trim() || undefined;
+  const parsed = SETTINGS[name].schema.safeParse(raw);
+  if (!parsed.success)
+    throw new ConfigError(problemOf(name, raw ?? "", parsed.error.issues[0]?.message ?? "is invalid"));
+  return parsed.data as SettingValue<N>;
+}
+
+/**
+ * A secret held in a variable another setting names (a model target's `apiKeyEnv`, a relay target's `secretEnv`):
+ * read at the moment it is needed, never cached, never logged.
+ */
+export function namedSecret(variable: string, env: Environment = process.env): string | null {
+  return env[variable] || null;
+}
+
+/** Every bad setting, one line each (empty when all are good). */
+export function settingProblems(env: Environment = process.env): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    try {
+      setting(name, env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  return problems;
+}
+
+/** Throws one ConfigError listing every bad setting. */
+export function checkSettings(env: Environment = process.env): void {
+  const problems = settingProblems(env);
+  if (problems.length > 0) throw new ConfigError(`Bad settings:\n  ${problems.join("\n  ")}`);
+}
+
 export type ToolscopeConfig = {
   /** Largest callback or events body accepted, checked while the body streams in. */
   maxBodyBytes: number;
@@ -12,22 +62,13 @@ export type ToolscopeConfig = {
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_REFUSED_BODY_BYTES = 64 * 1024;
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ToolscopeConfig {
-  const rawLimit = env.TOOLSCOPE_MAX_BODY_BYTES?.trim();
-  const maxBodyBytes = rawLimit ? Number(rawLimit) : DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) {
-    throw new Error(`TOOLSCOPE_MAX_BODY_BYTES must be an integer ≥ 1024, got "${rawLimit}"`);
-  }
-  const callbackSecrets = (env.TOOLSCOPE_CALLBACK_SECRET ?? "")
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const rawPrefix = env.TOOLSCOPE_REFUSED_BODY_BYTES?.trim();
-  const refusedBodyBytes = rawPrefix ? Number(rawPrefix) : DEFAULT_REFUSED_BODY_BYTES;
-  if (!Number.isInteger(refusedBodyBytes) || refusedBodyBytes < 0) {
-    throw new Error(`TOOLSCOPE_REFUSED_BODY_BYTES must be an integer ≥ 0, got "${rawPrefix}"`);
-  }
-  return { maxBodyBytes, callbackSecrets, refusedBodyBytes };
+/** The settings the request path reads on every request, read together. */
+export function readConfig(env: Environment = process.env): ToolscopeConfig {
+  return {
+    maxBodyBytes: setting("TOOLSCOPE_MAX_BODY_BYTES", env),
+    callbackSecrets: setting("TOOLSCOPE_CALLBACK_SECRET", env),
+    refusedBodyBytes: setting("TOOLSCOPE_REFUSED_BODY_BYTES", env),
+  };
 }
 
 let cached: ToolscopeConfig | undefined;

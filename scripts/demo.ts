@@ -8,6 +8,7 @@
 // with several results that is then cancelled, an unknown-call delivery, a duplicate and a conflicting delivery,
 // a call that times out and one whose result arrives late, an "Error: " result, a result with invisible/bidi
 // characters and one with credential-looking strings, and calls left pending.
+import { setting } from "../lib/config.ts";
 import { pathToFileURL } from "node:url";
 
 import { apiClient, DemoError, runIdNow, type DemoSummary, type DemoThread } from "./demo/api.ts";
@@ -70,7 +71,7 @@ function printSummary(summary: DemoSummary): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const baseUrl = process.env.TOOLSCOPE_URL?.trim() || "http://localhost:3000";
+  const baseUrl = setting("TOOLSCOPE_URL") ?? "http://localhost:3000";
   loadDemo(baseUrl)
     .then(printSummary)
     .catch((error: unknown) => {

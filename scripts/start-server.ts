@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { AccessConfigError, accessSettings, refuseToBind } from "../lib/access/settings.ts";
+import { ConfigError, checkSettings, setting } from "../lib/config.ts";
 import { setupIsOpen, setupToken } from "../lib/access/users.ts";
 import { startToolscopeServer } from "../lib/server/toolscope-server.ts";
 import { prepareDatabase } from "./prepare-db.ts";
@@ -45,7 +46,14 @@ function buildIsCurrent(): boolean {
   return newest <= built;
 }
 
-const requestedHost = process.env.HOST?.trim() || null;
+try {
+  checkSettings();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`[toolscope] ${error.message}`);
+  process.exit(1);
+}
+const requestedHost = setting("HOST") ?? null;
 const hosts = requestedHost === null ? ["127.0.0.1", "::1"] : [requestedHost];
 try {
   const settings = accessSettings();
@@ -71,12 +79,12 @@ try {
 }
 
 await prepareDatabase();
-if (process.env.TOOLSCOPE_SKIP_BUILD !== "1" && !buildIsCurrent()) {
+if (setting("TOOLSCOPE_SKIP_BUILD") !== "1" && !buildIsCurrent()) {
   console.log("[toolscope] building the app (first start, or sources changed)…");
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   execFileSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: process.env });
 }
-const port = Number(process.env.PORT ?? 3000);
+const port = setting("PORT");
 const settings = accessSettings();
 const setupOpen = await setupIsOpen();
 await startToolscopeServer({
@@ -85,7 +93,7 @@ await startToolscopeServer({
   dir: root,
   onReady(url) {
     if (settings.mode === "local") {
-      console.log('[toolscope] local mode: loopback only, no sign-in (README "Security" to expose it)');
+      console.log("[toolscope] local mode: loopback only, no sign-in (docs/security.md to expose it)");
     } else if (setupOpen) {
       const base = settings.publicUrl?.origin ?? url;
       console.log(

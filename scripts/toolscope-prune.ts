@@ -1,6 +1,7 @@
 // `npm run toolscope -- prune [--dry-run] [--days N] [--max-bytes B] [--vacuum] [--json]`: apply retention to
 // DATABASE_URL now (the settings default to TOOLSCOPE_RETENTION_DAYS / TOOLSCOPE_RETENTION_MAX_BYTES).
 // Safe beside a running server: small transactions, each waiting its turn for the write lock.
+import { setting } from "../lib/config.ts";
 import type { Database } from "../lib/db/client.ts";
 import { AppError } from "../lib/http/app-error.ts";
 import { enableIncrementalVacuum, spaceFacts } from "../lib/lifecycle/repository.ts";
@@ -57,8 +58,8 @@ export async function pruneCommand(database: Database, flags: PruneFlags): Promi
   if (
     days === undefined &&
     maxBytes === undefined &&
-    !process.env.TOOLSCOPE_RETENTION_DAYS &&
-    !process.env.TOOLSCOPE_RETENTION_MAX_BYTES
+    setting("TOOLSCOPE_RETENTION_DAYS") === undefined &&
+    setting("TOOLSCOPE_RETENTION_MAX_BYTES") === undefined
   ) {
     throw new AppError(
       "invalid",

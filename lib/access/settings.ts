@@ -2,6 +2,7 @@
 // exposed (TOOLSCOPE_SECRET set: sign-in for pages, API keys for programs). Also the names the server may be
 // reached by (the Host allowlist that stops DNS rebinding). Pure: the start script, the proxy and the guard read it.
 import { isIP } from "node:net";
+import { setting, type Environment } from "../config.ts";
 
 export const MIN_SECRET_LENGTH = 32;
 
@@ -31,15 +32,15 @@ function hostnameOf(entry: string): string {
   }
 }
 
-export function readAccessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {
-  const secret = env.TOOLSCOPE_SECRET?.trim() || null;
+export function readAccessSettings(env: Environment = process.env): AccessSettings {
+  const secret = setting("TOOLSCOPE_SECRET", env) ?? null;
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
     throw new AccessConfigError(
       `TOOLSCOPE_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it signs session cookies); generate one with \`openssl rand -base64 32\``,
     );
   }
   let publicUrl: URL | null = null;
-  const rawPublic = env.TOOLSCOPE_PUBLIC_URL?.trim();
+  const rawPublic = setting("TOOLSCOPE_PUBLIC_URL", env);
   if (rawPublic) {
     try {
       publicUrl = new URL(rawPublic);
@@ -51,7 +52,7 @@ export function readAccessSettings(env: Record<string, string | undefined> = pro
     if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:")
       throw new AccessConfigError("TOOLSCOPE_PUBLIC_URL must be an http(s) URL");
   }
-  const allowedHosts = (env.TOOLSCOPE_ALLOWED_HOSTS ?? "").split(",").map(hostnameOf).filter(Boolean);
+  const allowedHosts = (setting("TOOLSCOPE_ALLOWED_HOSTS", env) ?? "").split(",").map(hostnameOf).filter(Boolean);
   if (publicUrl) allowedHosts.push(hostnameOf(publicUrl.host));
   return { mode: secret === null ? "local" : "exposed", secret, publicUrl, allowedHosts };
 }
@@ -84,7 +85,7 @@ export function refuseToBind(host: string, settings: AccessSettings): string | n
     `Refusing to listen on ${host}: Toolscope has no access control configured, and on ${host} anyone who can reach the port could read every stored tool result and write into it.`,
     "Ways forward:",
     "  • keep it on this machine: unset HOST (the default listens on 127.0.0.1 and ::1), or HOST=127.0.0.1;",
-    `  • expose it with access control: set TOOLSCOPE_SECRET to ${MIN_SECRET_LENGTH}+ random characters (openssl rand -base64 32) and TOOLSCOPE_PUBLIC_URL to the URL users open, then create the first user with \`npm run toolscope -- users create --email … --password …\` (README "Security");`,
+    `  • expose it with access control: set TOOLSCOPE_SECRET to ${MIN_SECRET_LENGTH}+ random characters (openssl rand -base64 32) and TOOLSCOPE_PUBLIC_URL to the URL users open, then create the first user with \`npm run toolscope -- users create --email … --password …\` (docs/security.md);`,
     "  • or keep it on loopback and reach it through an SSH tunnel (ssh -L 3000:127.0.0.1:3000 host).",
   ].join("\n");
 }

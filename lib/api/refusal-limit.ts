@@ -4,6 +4,7 @@
 // TOOLSCOPE_REFUSALS_PER_MINUTE (default 60). 0 for either turns the limit off.
 import "server-only";
 import type { Principal } from "../access/principal.ts";
+import { setting } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 
 /** Statuses that count as a refusal of the caller's input or credentials. */
@@ -13,12 +14,6 @@ const MAX_CALLERS = 10_000;
 type Bucket = { tokens: number; at: number };
 type Limits = { burst: number; perMinute: number };
 
-function envNumber(name: string, fallback: number): number {
-  const text = process.env[name]?.trim();
-  const value = text ? Number(text) : NaN;
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
 const state = globalThis as typeof globalThis & {
   toolscopeRefusals?: { buckets: Map<string, Bucket>; limits: Limits; limited: number };
 };
@@ -27,8 +22,8 @@ function limiter() {
   state.toolscopeRefusals ??= {
     buckets: new Map(),
     limits: {
-      burst: envNumber("TOOLSCOPE_REFUSAL_BURST", 50),
-      perMinute: envNumber("TOOLSCOPE_REFUSALS_PER_MINUTE", 60),
+      burst: setting("TOOLSCOPE_REFUSAL_BURST"),
+      perMinute: setting("TOOLSCOPE_REFUSALS_PER_MINUTE"),
     },
     limited: 0,
   };

@@ -1,6 +1,7 @@
 // Which database Toolscope talks to, decided from DATABASE_URL (unset → the embedded SQLite file).
 import "server-only";
 import path from "node:path";
+import { setting } from "../config.ts";
 
 export const PROVIDERS = ["sqlite", "postgresql"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -11,7 +12,7 @@ export type DatabaseTarget =
 export const DEFAULT_SQLITE_FILE = "data/toolscope.db";
 
 export function resolveDatabaseTarget(
-  url: string | undefined = process.env.DATABASE_URL,
+  url: string | undefined = setting("DATABASE_URL"),
   cwd: string = process.cwd(),
 ): DatabaseTarget {
   const value = url?.trim();

@@ -3,13 +3,12 @@
 // connection's busy timeout is 0, and a transaction that finds the lock taken is retried here, after
 // asynchronous sleeps, until a bounded wait has passed; then it fails as a 503 with Retry-After.
 import "server-only";
+import { setting, type Environment } from "../config.ts";
 import { databaseUnavailable, isTransientDatabaseError } from "./errors.ts";
 
 /** How long a write waits for a lock before answering 503 (TOOLSCOPE_DB_LOCK_WAIT_MS, default 5 s). */
-export function lockWaitMs(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.TOOLSCOPE_DB_LOCK_WAIT_MS?.trim();
-  const value = text ? Number(text) : NaN;
-  return Number.isFinite(value) && value >= 0 ? value : 5_000;
+export function lockWaitMs(env: Environment = process.env): number {
+  return setting("TOOLSCOPE_DB_LOCK_WAIT_MS", env);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

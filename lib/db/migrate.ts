@@ -2,6 +2,7 @@
 // Runs only in Node scripts (start, db:migrate, tests), never inside the Next bundle: the engine loads a
 // .wasm file from node_modules at run time.
 import "server-only";
+import { setting } from "../config.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { createAdapterFactory } from "./adapters.ts";
@@ -52,7 +53,7 @@ export async function applyMigrations(target: DatabaseTarget, root: string = PRO
   if (pending !== null && pending.length === 0) return { provider: target.provider, applied: [], total };
   if (target.provider === "sqlite" && target.file !== ":memory:" && !fs.existsSync(target.file))
     prepareNewSqliteFile(target.file);
-  const deadline = Date.now() + Number(process.env.TOOLSCOPE_MIGRATE_WAIT_MS ?? 30_000);
+  const deadline = Date.now() + setting("TOOLSCOPE_MIGRATE_WAIT_MS");
   for (let delay = 50; ; delay = Math.min(1_000, delay * 2)) {
     const { engine, close } = await openSchemaEngine(
       providerSchemaPath(root, target.provider),
@@ -121,7 +122,7 @@ export async function diffSchemas(
   const target: DatabaseTarget =
     provider === "sqlite"
       ? { provider, file: ":memory:", url: "file::memory:" }
-      : { provider, url: process.env.MIGRATION_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL };
+      : { provider, url: setting("MIGRATION_DATABASE_URL") ?? setting("TEST_DATABASE_URL") ?? LOCAL_POSTGRES_URL };
   const { engine, close } = await openSchemaEngine(
     schemaPath,
     createAdapterFactory(target, { poolSize: 1, disposePool: true }),

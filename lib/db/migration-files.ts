@@ -1,5 +1,6 @@
 // Reads prisma/<provider>/migrations from disk in the shape the schema engine takes (no engine needed).
 import "server-only";
+import { setting } from "../config.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";
@@ -7,7 +8,7 @@ import type { Provider } from "./database-url.ts";
 import { providerMigrationsDir } from "./provider-schemas.ts";
 
 // npm scripts and the server always run from the project directory; bundled code has no import.meta.dirname.
-export const PROJECT_ROOT = process.env.TOOLSCOPE_ROOT ?? process.cwd();
+export const PROJECT_ROOT = setting("TOOLSCOPE_ROOT") ?? process.cwd();
 
 export function readMigrationList(provider: Provider, root: string = PROJECT_ROOT): MigrationList {
   const baseDir = providerMigrationsDir(root, provider);

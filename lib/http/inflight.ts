@@ -2,14 +2,13 @@
 // 64 MiB). Each request reserves its bytes as they stream in and gives them back when its answer is sent;
 // a request that would pass the cap is answered 503 with Retry-After before more of it is read. Without it,
 // eight parallel 15 MB uploads took the process from 636 MB to 1.11 GB resident.
+import { setting } from "../config.ts";
 import { AppError } from "./app-error.ts";
 
 export const DEFAULT_MAX_INFLIGHT_BYTES = 64 * 1024 * 1024;
 
 function capFromEnv(): number {
-  const text = process.env.TOOLSCOPE_MAX_INFLIGHT_BYTES?.trim();
-  const value = text ? Number(text) : NaN;
-  return Number.isInteger(value) && value >= 1024 ? value : DEFAULT_MAX_INFLIGHT_BYTES;
+  return setting("TOOLSCOPE_MAX_INFLIGHT_BYTES");
 }
 
 const globalBudget = globalThis as typeof globalThis & { toolscopeInflight?: { held: number; cap: number } };

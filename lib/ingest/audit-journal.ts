@@ -3,6 +3,7 @@
 // into the Delivery table once the database takes writes again. So "every delivery is a row" holds after a
 // lock or an outage too; the row's receivedAt is when it arrived, its id when it was folded in.
 import "server-only";
+import { setting } from "../config.ts";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -22,7 +23,7 @@ type JournalLine = Omit<NewDelivery, "receivedAt" | "rawBody" | "result"> & {
 /** Where a database's journal files live: beside a SQLite file; TOOLSCOPE_JOURNAL_DIR or ./data for PostgreSQL. */
 export function journalDir(target: DatabaseTarget): string {
   if (target.provider === "sqlite" && target.file !== ":memory:") return path.dirname(target.file);
-  return path.resolve(process.env.TOOLSCOPE_JOURNAL_DIR ?? "data");
+  return path.resolve(setting("TOOLSCOPE_JOURNAL_DIR") ?? "data");
 }
 
 function journalStem(target: DatabaseTarget): string {

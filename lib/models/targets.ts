@@ -2,6 +2,7 @@
 // keys, read from the environment variables the targets name, only at the moment a request is sent.
 import "server-only";
 import { z } from "zod";
+import { ConfigError, namedSecret, setting } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import {
@@ -21,7 +22,7 @@ const targetsSchema = z.array(modelTargetSchema).max(100);
 
 /** Reads TOOLSCOPE_MODELS; a bad value is reported as `problem` (the settings page shows it), never thrown. */
 export function readModelTargets(env: Environment = process.env): ModelTargets {
-  const raw = env.TOOLSCOPE_MODELS?.trim();
+  const raw = setting("TOOLSCOPE_MODELS", env);
   if (!raw) return { targets: [], problem: null };
   let value: unknown;
   try {
@@ -46,9 +47,13 @@ export function readModelTargets(env: Environment = process.env): ModelTargets {
       return { targets: [], problem: `TOOLSCOPE_MODELS names the target "${target.name}" twice` };
     seen.add(target.name);
   }
-  const defaultTimeout = Number(env.TOOLSCOPE_MODEL_TIMEOUT_MS ?? "");
-  const timeoutMs =
-    Number.isInteger(defaultTimeout) && defaultTimeout >= 1000 ? defaultTimeout : DEFAULT_MODEL_TIMEOUT_MS;
+  let timeoutMs: number;
+  try {
+    timeoutMs = setting("TOOLSCOPE_MODEL_TIMEOUT_MS", env);
+  } catch (error) {
+    if (error instanceof ConfigError) return { targets: [], problem: error.message };
+    throw error;
+  }
   return {
     targets: parsed.data.map((target) => ({ ...target, timeoutMs: target.timeoutMs ?? timeoutMs })),
     problem: null,
@@ -57,7 +62,7 @@ export function readModelTargets(env: Environment = process.env): ModelTargets {
 
 function keyState(target: ModelTarget, env: Environment): ModelTargetView["keyState"] {
   if (target.apiKeyEnv === undefined) return "not_needed";
-  return env[target.apiKeyEnv] ? "set" : "missing";
+  return namedSecret(target.apiKeyEnv, env) ? "set" : "missing";
 }
 
 /** The targets as the settings page and GET /api/models show them: names of key variables, never their values. */
@@ -100,7 +105,7 @@ export function findModelTarget(name: string, env: Environment = process.env): M
 /** The key for `target`, read now; null when the target needs none. 503 when its variable is unset. */
 export function readApiKey(target: ModelTarget, env: Environment = process.env): string | null {
   if (target.apiKeyEnv === undefined) return null;
-  const key = env[target.apiKeyEnv];
+  const key = namedSecret(target.apiKeyEnv, env);
   if (!key)
     throw new AppError(
       "unavailable",

@@ -405,7 +405,7 @@ export function buildOpenApiDocument(serverUrl?: string) {
         ExportTraceServiceResponse: exportTraceServiceResponseSchema,
         OtlpStatus: otlpStatusSchema,
       }),
-      // Exposed mode (TOOLSCOPE_SECRET set): an API key of the endpoint's scope (README "Security"). Local mode checks none.
+      // Exposed mode (TOOLSCOPE_SECRET set): an API key of the endpoint's scope (docs/security.md). Local mode checks none.
       securitySchemes: {
         apiKey: {
           type: "http",

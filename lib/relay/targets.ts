@@ -6,14 +6,8 @@ import { z } from "zod";
 import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import type { Destination } from "../outbox/sender.ts";
-import {
-  DEFAULT_MAX_AGE_MS,
-  DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_RELAY_TIMEOUT_MS,
-  relayTargetSchema,
-  type RelayTarget,
-  type RelayTargetsReply,
-} from "./schemas.ts";
+import { namedSecret, setting } from "../config.ts";
+import { DEFAULT_RELAY_TIMEOUT_MS, relayTargetSchema, type RelayTarget, type RelayTargetsReply } from "./schemas.ts";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 export type RelayTargets = { targets: RelayTarget[]; problem: string | null };
@@ -24,7 +18,7 @@ let cache: { raw: string | undefined; value: RelayTargets } | null = null;
 
 /** Reads TOOLSCOPE_RELAYS; a bad value is reported as `problem` (pages show it, relay routes answer 503), never thrown. */
 export function readRelayTargets(env: Environment = process.env): RelayTargets {
-  const raw = env.TOOLSCOPE_RELAYS?.trim();
+  const raw = setting("TOOLSCOPE_RELAYS", env);
   // Parsed once per distinct value: the relay route reads it on every request.
   if (env === process.env && cache && cache.raw === raw) return cache.value;
   const value = parseTargets(raw);
@@ -79,7 +73,7 @@ export function findRelayTarget(name: string, env: Environment = process.env): R
 }
 
 function secretOf(target: RelayTarget, env: Environment): string | null {
-  return target.secretEnv === undefined ? null : (env[target.secretEnv] ?? null);
+  return target.secretEnv === undefined ? null : namedSecret(target.secretEnv, env);
 }
 
 /** What the outbox sends "relay:<name>" to, read now (a changed configuration applies to the next attempt). */
@@ -89,14 +83,9 @@ export function relayDestination(target: RelayTarget, env: Environment = process
     url: target.url,
     secret: secretOf(target, env),
     timeoutMs: target.timeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS,
-    maxAttempts: target.maxAttempts ?? numberFrom(env.TOOLSCOPE_OUTBOX_MAX_ATTEMPTS, DEFAULT_MAX_ATTEMPTS),
-    maxAgeMs: target.maxAgeMs ?? numberFrom(env.TOOLSCOPE_OUTBOX_MAX_AGE_MS, DEFAULT_MAX_AGE_MS),
+    maxAttempts: target.maxAttempts ?? setting("TOOLSCOPE_OUTBOX_MAX_ATTEMPTS", env),
+    maxAgeMs: target.maxAgeMs ?? setting("TOOLSCOPE_OUTBOX_MAX_AGE_MS", env),
   };
-}
-
-function numberFrom(text: string | undefined, fallback: number): number {
-  const value = Number(text ?? "");
-  return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
 /** The outbox's resolver for "relay:<name>" destinations. */
@@ -106,7 +95,7 @@ export function resolveRelayDestination(destination: string): Destination | { pr
   if (problem !== null) return { problem: `relay targets are misconfigured: ${problem}` };
   const target = targets.find((candidate) => candidate.name === name);
   if (!target) return { problem: `relay target "${name}" is no longer configured (TOOLSCOPE_RELAYS)` };
-  if (target.secretEnv !== undefined && !process.env[target.secretEnv])
+  if (target.secretEnv !== undefined && !namedSecret(target.secretEnv))
     return { problem: `the secret of relay target "${name}" is missing: set ${target.secretEnv} on the server` };
   return relayDestination(target);
 }
@@ -122,7 +111,8 @@ export function listRelayTargets(env: Environment = process.env): RelayTargetsRe
         url: target.url,
         mode: target.mode,
         secretEnv: target.secretEnv ?? null,
-        secretState: target.secretEnv === undefined ? "not_needed" : env[target.secretEnv] ? "set" : "missing",
+        secretState:
+          target.secretEnv === undefined ? "not_needed" : namedSecret(target.secretEnv, env) ? "set" : "missing",
         timeoutMs: destination.timeoutMs,
         maxAttempts: destination.maxAttempts,
         maxAgeMs: destination.maxAgeMs,

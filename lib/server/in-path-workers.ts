@@ -1,17 +1,17 @@
 // The in-path background work of a server process: the outbox's dispatcher (relay targets resolved from
 // TOOLSCOPE_RELAYS), and the sweeps that apply held results' and approvals' timeouts.
 import "server-only";
+import { setting } from "../config.ts";
 import { startOutboxDispatcher } from "../outbox/service.ts";
 import { expireApprovals } from "../relay/approvals-service.ts";
 import { sweepExpiredHolds } from "../relay/holds-service.ts";
 import { resolveRelayDestination } from "../relay/targets.ts";
 
 export function startInPathWorkers(options: { sweepMs?: number } = {}): () => void {
-  const lease = Number(process.env.TOOLSCOPE_OUTBOX_LEASE_MS ?? "");
   const dispatcher = startOutboxDispatcher({
     resolvers: { relay: resolveRelayDestination },
     // How long a claimed message stays a worker's: a worker killed mid-attempt is taken over after it.
-    leaseMs: Number.isInteger(lease) && lease >= 1_000 ? lease : undefined,
+    leaseMs: setting("TOOLSCOPE_OUTBOX_LEASE_MS"),
   });
   let running = false;
   const timer = setInterval(() => {

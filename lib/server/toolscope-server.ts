@@ -1,6 +1,7 @@
 // Toolscope's production HTTP server: the lean routes (lean-routes.ts) are answered here, straight into their
 // endpoints; everything else goes to Next. Both run the same endpoint objects (lib/<domain>/endpoints.ts).
 import "server-only";
+import { setting } from "../config.ts";
 import http from "node:http";
 import next from "next";
 import { startDeadlineSweeper } from "../calls/timeouts.ts";
@@ -23,7 +24,7 @@ type Fallback = (req: http.IncomingMessage, res: http.ServerResponse) => void;
  * X-Forwarded-For as Next and Better Auth read it: the TCP peer, never what the client claims. Next only fills
  * the header in when it is missing, and both the sign-in rate limit (Better Auth, per address) and the audit
  * row's `remoteAddress` on Next's routes read its first hop — a client choosing it could rotate past the limit
- * and write any address into the audit log. Toolscope trusts no X-Forwarded-* header (README "Security").
+ * and write any address into the audit log. Toolscope trusts no X-Forwarded-* header (docs/security.md).
  */
 export function setPeerAddress(req: http.IncomingMessage): void {
   const peer = req.socket.remoteAddress;
@@ -151,7 +152,7 @@ export async function startToolscopeServer(options: ServerOptions): Promise<http
     options.port,
     options.hosts.length > 0 ? options.hosts : [first],
   );
-  const stopDeadlines = startDeadlineSweeper(Number(process.env.TOOLSCOPE_DEADLINE_SWEEP_MS ?? 1000));
+  const stopDeadlines = startDeadlineSweeper(setting("TOOLSCOPE_DEADLINE_SWEEP_MS"));
   const stopRetention = startRetentionSweeper();
   const stopInPath = startInPathWorkers();
   const stopSweeper = () => {
