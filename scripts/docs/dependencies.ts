@@ -2,8 +2,6 @@
 // from this list (`npm run docs:generate`); a package without a line here, or a line for a package no longer in
 // package.json, fails scripts/docs/generate.test.ts.
 export const DEPENDENCY_REASONS: Record<string, string> = {
-  "@elastic/mockotlpserver":
-    "ships the OpenTelemetry `opentelemetry-proto` `.proto` files on npm, unchanged; only its `opentelemetry/` folder is read, to decode OTLP protobuf",
   "@noble/hashes":
     "sha256 of content a replay sends as a text reference, in the browser as on the server (audited, no dependencies)",
   "@prisma/adapter-better-sqlite3": "Prisma's driver adapter for the embedded SQLite database",
