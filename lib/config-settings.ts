@@ -110,6 +110,12 @@ export const SETTINGS = {
     doc: "more host names Toolscope may be reached by (comma-separated), besides loopback names and IP addresses",
     schema: text(),
   }),
+  TOOLSCOPE_ALLOWED_ORIGINS: spec({
+    group: "access",
+    shown: "unset",
+    doc: "more origins (scheme://host[:port], comma-separated) whose pages may write, besides TOOLSCOPE_PUBLIC_URL's exact origin",
+    schema: text(),
+  }),
   TOOLSCOPE_CALLBACK_SECRET: spec({
     group: "access",
     shown: "unset",

@@ -28,7 +28,12 @@ function buildAuth(database: Database, settings: AccessSettings) {
     // The origin the request reached (its Host was allowed already): same-origin browser requests pass.
     trustedOrigins: (request) => {
       const host = request?.headers.get("host") ?? (request ? new URL(request.url).host : null);
-      return [publicUrl?.origin, host ? `http://${host}` : null, host ? `https://${host}` : null];
+      return [
+        publicUrl?.origin,
+        ...settings.allowedOrigins,
+        host ? `http://${host}` : null,
+        host ? `https://${host}` : null,
+      ];
     },
     database: prismaAdapter(database.client, { provider: database.provider }),
     emailAndPassword: {

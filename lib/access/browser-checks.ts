@@ -5,7 +5,7 @@
 //   Requests with such a body would need a CSRF token; Toolscope's own pages never send one, so it is refused.
 // Pure: the guard (API endpoints) and the proxy (pages, sign-in) both call these.
 import { AppError } from "../http/app-error.ts";
-import { hostHeaderName, isAllowedHost, type AccessSettings } from "./settings.ts";
+import { isAllowedHost, type AccessSettings } from "./settings.ts";
 
 export type RequestHeaders = { get(name: string): string | null };
 
@@ -28,7 +28,17 @@ export function checkHost(headers: RequestHeaders, settings: AccessSettings, fal
   }
 }
 
-/** Whether `origin` is this server as the request reached it (same host and port), or its public URL. */
+/** The scheme the client used: a TLS-terminating proxy says https in X-Forwarded-Proto; the server speaks http. */
+function requestScheme(headers: RequestHeaders): "http" | "https" {
+  return headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https" ? "https" : "http";
+}
+
+/**
+ * Whether `origin` is this Toolscope, exactly (scheme, host and port): the public URL's origin, a listed origin
+ * (TOOLSCOPE_ALLOWED_ORIGINS), or the request's own origin as it reached the server — except under the public
+ * URL's host name, where only the public origin is ours (another port or scheme of that name is another site).
+ * Host names alone (TOOLSCOPE_ALLOWED_HOSTS) never make an origin ours: they are for the Host check.
+ */
 export function isSameOrigin(
   origin: string,
   headers: RequestHeaders,
@@ -41,14 +51,19 @@ export function isSameOrigin(
   } catch {
     return false;
   }
+  if (url.origin === "null") return false;
   if (settings.publicUrl && url.origin === settings.publicUrl.origin) return true;
+  if (settings.allowedOrigins.includes(url.origin)) return true;
   const host = headers.get("host") ?? urlHost ?? null;
-  if (host === null || url.host.toLowerCase() !== host.toLowerCase()) {
-    // A reverse proxy may rewrite Host; an Origin naming one of the configured names is then still ours.
-    const name = hostHeaderName(url.host);
-    return name !== null && settings.allowedHosts.includes(name) && isAllowedHost(url.host, settings);
+  if (host === null) return false;
+  let own: URL;
+  try {
+    own = new URL(`${requestScheme(headers)}://${host}`);
+  } catch {
+    return false;
   }
-  return true;
+  if (settings.publicUrl && own.hostname === settings.publicUrl.hostname) return false;
+  return url.origin === own.origin;
 }
 
 /**

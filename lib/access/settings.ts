@@ -14,6 +14,8 @@ export type AccessSettings = {
   publicUrl: URL | null;
   /** Host names (lower case, no port) requests may carry besides loopback names and IP literals. */
   allowedHosts: string[];
+  /** TOOLSCOPE_ALLOWED_ORIGINS: exact origins (scheme://host[:port]) whose pages may write, besides the public URL. */
+  allowedOrigins: string[];
 };
 
 export class AccessConfigError extends Error {}
@@ -30,6 +32,25 @@ function hostnameOf(entry: string): string {
   } catch {
     throw new AccessConfigError(`TOOLSCOPE_ALLOWED_HOSTS: "${entry}" is not a host name`);
   }
+}
+
+function originOf(entry: string): string {
+  const value = entry.trim();
+  if (value === "") return "";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AccessConfigError(
+      `TOOLSCOPE_ALLOWED_ORIGINS: "${entry}" is not an origin such as https://ops.example.com`,
+    );
+  }
+  const bare = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "";
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !bare)
+    throw new AccessConfigError(
+      `TOOLSCOPE_ALLOWED_ORIGINS: "${entry}" must be exactly scheme://host[:port], such as https://ops.example.com`,
+    );
+  return url.origin;
 }
 
 export function readAccessSettings(env: Environment = process.env): AccessSettings {
@@ -54,7 +75,10 @@ export function readAccessSettings(env: Environment = process.env): AccessSettin
   }
   const allowedHosts = (setting("TOOLSCOPE_ALLOWED_HOSTS", env) ?? "").split(",").map(hostnameOf).filter(Boolean);
   if (publicUrl) allowedHosts.push(hostnameOf(publicUrl.host));
-  return { mode: secret === null ? "local" : "exposed", secret, publicUrl, allowedHosts };
+  const allowedOrigins = (setting("TOOLSCOPE_ALLOWED_ORIGINS", env) ?? "").split(",").map(originOf).filter(Boolean);
+  // A page of a listed origin reaches the server under that origin's host name.
+  for (const origin of allowedOrigins) allowedHosts.push(hostnameOf(origin));
+  return { mode: secret === null ? "local" : "exposed", secret, publicUrl, allowedHosts, allowedOrigins };
 }
 
 const globalForSettings = globalThis as typeof globalThis & { toolscopeAccessSettings?: AccessSettings };

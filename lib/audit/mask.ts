@@ -6,7 +6,9 @@
 // restart has to be reloaded to reveal. The exact text stays reachable through the raw audit routes.
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
+import { readModelTargets } from "../models/targets.ts";
 import { findSecrets, type SecretKind } from "../results/flags.ts";
+import { knownKeySpans, replaceSpans } from "../results/secret-forms.ts";
 import type { MaskedSecret, RevealScope } from "./schemas.ts";
 
 export type { MaskedSecret, RevealScope };
@@ -28,6 +30,17 @@ export function maskToken(value: string, kind: SecretKind, fingerprint = fingerp
   return `${value.slice(0, 4)}…[masked ${kind} #${fingerprint}]`;
 }
 
+/** What a run of a provider key's characters becomes: nothing of the key, and no reveal (keys stay on the server). */
+export const PROVIDER_KEY_TOKEN = "[provider key masked]";
+
+/** The keys of the configured model targets (TOOLSCOPE_MODELS' apiKeyEnv variables) that are set. */
+function configuredProviderKeys(): string[] {
+  return readModelTargets().targets.flatMap((target) => {
+    const key = target.apiKeyEnv ? process.env[target.apiKeyEnv] : undefined;
+    return key ? [key] : [];
+  });
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -36,21 +49,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export class SecretMasker {
   readonly #found = new Map<string, MaskedSecret>();
 
-  /** The text with every secret-looking span (lib/results/flags findSecrets) replaced by its masked token. */
+  readonly #providerKeys = configuredProviderKeys();
+
+  /**
+   * The text with every secret-looking span (lib/results/flags findSecrets, escaped forms included) replaced by its
+   * masked token, after every run of a configured provider key's characters (a call id or name cut from the key,
+   * the key JSON-escaped) is replaced by a token that shows none of them.
+   */
   text(text: string): string {
-    const spans = findSecrets(text);
-    if (spans.length === 0) return text;
+    const keyRuns = knownKeySpans(text, this.#providerKeys);
+    const withoutKeys = replaceSpans(text, keyRuns, () => PROVIDER_KEY_TOKEN);
+    const spans = findSecrets(withoutKeys);
+    if (spans.length === 0) return withoutKeys;
     const parts: string[] = [];
     let copiedUpTo = 0;
     for (const span of spans) {
-      const value = text.slice(span.start, span.end);
+      const value = withoutKeys.slice(span.start, span.end);
       const fingerprint = fingerprintOf(value);
       if (!this.#found.has(fingerprint))
         this.#found.set(fingerprint, { fingerprint, kind: span.kind, preview: value.slice(0, 4) });
-      parts.push(text.slice(copiedUpTo, span.start), maskToken(value, span.kind, fingerprint));
+      parts.push(withoutKeys.slice(copiedUpTo, span.start), maskToken(value, span.kind, fingerprint));
       copiedUpTo = span.end;
     }
-    parts.push(text.slice(copiedUpTo));
+    parts.push(withoutKeys.slice(copiedUpTo));
     return parts.join("");
   }
 

@@ -1,6 +1,7 @@
 // Prisma access for the runtime's trace events: threads, call registrations, timeline rows.
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
+import { AppError } from "../http/app-error.ts";
 import { multiRowInserts, type SqlValue } from "../db/sql.ts";
 
 /**
@@ -17,8 +18,14 @@ export async function ensureThread(
     where: { groupId },
     create: { groupId, createdAt: at, lastActivityAt: at, vendor },
     update: {},
-    select: { id: true, lastActivityAt: true, vendor: true },
+    select: { id: true, lastActivityAt: true, vendor: true, removingAt: true },
   });
+  // Retention is removing this thread (lib/lifecycle fenced it): the sender retries, and once it is gone the
+  // group starts a new thread. Writing into it now would lose the write with the rest of the thread.
+  if (thread.removingAt !== null)
+    throw new AppError("unavailable", `thread "${groupId}" is being removed by retention; retry shortly`, {
+      retryAfterSeconds: 2,
+    });
   if (thread.lastActivityAt < at)
     await tx.thread.update({ where: { id: thread.id }, data: { lastActivityAt: at }, select: { id: true } });
   if (thread.vendor === null && vendor !== null) await setThreadVendor(tx, thread.id, vendor);

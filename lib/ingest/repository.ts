@@ -61,7 +61,8 @@ export async function findCallsWithLatest(tx: DriverConnection, keys: CallKey[])
         c."outputSchemaJson", ${epochMs("requestedAt")} AS "requestedAt", ${raw(EXPLORER_CALL_COLUMNS.map((column) => `c."${column}"`).join(", "))}, r."id" AS "latestId", r."ordinal" AS "latestOrdinal", r."contentSha256" AS "latestContentSha256",
         r."textSha256" AS "latestTextSha256", r."late" AS "latestLate"
       FROM "ToolCall" c LEFT JOIN "ToolResult" r ON r."toolCallId" = c."id" AND r."ordinal" = c."resultCount" - 1
-      WHERE (c."groupId", c."callKey") IN (VALUES ${join(chunk.map((key) => sql`(${key.groupId}, ${key.callKey})`))})`);
+      WHERE NOT EXISTS (SELECT 1 FROM "Thread" th WHERE th."id" = c."threadId" AND th."removingAt" IS NOT NULL)
+        AND (c."groupId", c."callKey") IN (VALUES ${join(chunk.map((key) => sql`(${key.groupId}, ${key.callKey})`))})`);
     for (const row of rows) calls.push(callWithLatest(row));
   }
   return calls;

@@ -9,29 +9,78 @@ import { sql, type Sql } from "../db/sql.ts";
 
 export const CHUNK = 500;
 
-export type ThreadRow = { id: number; groupId: string; lastActivityAt: Date; estimatedBytes?: number };
+/**
+ * A thread retention may remove. `liveAfter`: a call still pending with no deadline or a deadline at or after it,
+ * or an open subscription, keeps the thread (the age cutoff for age-based retention, now for size-based).
+ */
+export type ThreadRow = {
+  id: number;
+  groupId: string;
+  lastActivityAt: Date;
+  liveAfter: Date;
+  estimatedBytes?: number;
+};
 
 type RawThread = { id: number | bigint; groupId: string; lastActivityAt: Date | string | number };
-const toThread = (row: RawThread): ThreadRow => ({
-  id: Number(row.id),
-  groupId: row.groupId,
-  lastActivityAt: new Date(row.lastActivityAt),
-});
+const toThread =
+  (liveAfter: Date) =>
+  (row: RawThread): ThreadRow => ({
+    id: Number(row.id),
+    groupId: row.groupId,
+    lastActivityAt: new Date(row.lastActivityAt),
+    liveAfter,
+  });
 
-/** Threads whose last activity is before `cutoff`, oldest first. */
-export async function expiredThreads(db: ModelClient, cutoff: Date, limit: number): Promise<ThreadRow[]> {
-  const rows = await db.$queryRaw<RawThread[]>(
-    sql`SELECT "id", "groupId", "lastActivityAt" FROM "Thread" WHERE "lastActivityAt" < ${cutoff} ORDER BY "lastActivityAt", "id" LIMIT ${limit}`,
-  );
-  return rows.map(toThread);
+/**
+ * The thread `th` is still live at `liveAfter`: a call of it is pending without a deadline or with one not past
+ * `liveAfter` (its result may still come), or a subscription of it is open (results keep coming). A pending call
+ * past its deadline no longer keeps it: its inactivity started at the deadline, and a late result moves
+ * lastActivityAt like any other.
+ */
+function live(liveAfter: Date): Sql {
+  return sql`EXISTS (SELECT 1 FROM "ToolCall" k WHERE k."threadId" = th."id" AND ((k."status" = 'pending' AND (k."deadlineAt" IS NULL OR k."deadlineAt" >= ${liveAfter})) OR k."subscription" = 'active'))`;
 }
 
-/** The oldest threads (by last activity), for size-based retention. */
-export async function oldestThreads(db: ModelClient, limit: number, offset = 0): Promise<ThreadRow[]> {
+/** Threads whose last activity is before `cutoff` and that are not live at it, oldest first. */
+export async function expiredThreads(db: ModelClient, cutoff: Date, limit: number): Promise<ThreadRow[]> {
   const rows = await db.$queryRaw<RawThread[]>(
-    sql`SELECT "id", "groupId", "lastActivityAt" FROM "Thread" ORDER BY "lastActivityAt", "id" LIMIT ${limit} OFFSET ${offset}`,
+    sql`SELECT th."id", th."groupId", th."lastActivityAt" FROM "Thread" th WHERE th."lastActivityAt" < ${cutoff} AND th."removingAt" IS NULL AND NOT ${live(cutoff)} ORDER BY th."lastActivityAt", th."id" LIMIT ${limit}`,
   );
-  return rows.map(toThread);
+  return rows.map(toThread(cutoff));
+}
+
+/** The oldest threads (by last activity) not live now, for size-based retention. */
+export async function oldestThreads(db: ModelClient, now: Date, limit: number, offset = 0): Promise<ThreadRow[]> {
+  const rows = await db.$queryRaw<RawThread[]>(
+    sql`SELECT th."id", th."groupId", th."lastActivityAt" FROM "Thread" th WHERE th."removingAt" IS NULL AND NOT ${live(now)} ORDER BY th."lastActivityAt", th."id" LIMIT ${limit} OFFSET ${offset}`,
+  );
+  return rows.map(toThread(now));
+}
+
+/** Threads whose removal was decided (fenced) but not finished, e.g. by a process that stopped: resumed first. */
+export async function fencedThreads(db: ModelClient, limit: number): Promise<ThreadRow[]> {
+  const rows = await db.$queryRaw<RawThread[]>(
+    sql`SELECT th."id", th."groupId", th."lastActivityAt" FROM "Thread" th WHERE th."removingAt" IS NOT NULL ORDER BY th."removingAt", th."id" LIMIT ${limit}`,
+  );
+  return rows.map(toThread(new Date(0)));
+}
+
+/**
+ * Decides a thread's removal, in one write transaction before any of its rows go: only if it is still as old
+ * as when it was chosen and still not live. From then on writers treat it as gone (a callback for one of its
+ * calls is an unknown call, an event for its group waits for the removal to end) and readers do not list it,
+ * so its removal in small steps is all or nothing as anyone sees it. Returns false when it came back to life.
+ */
+export async function fenceThread(tx: ModelClient, thread: ThreadRow, at: Date): Promise<boolean> {
+  const changed = await tx.$executeRaw(
+    sql`UPDATE "Thread" SET "removingAt" = ${at} WHERE "id" = ${thread.id} AND ("removingAt" IS NOT NULL OR ("lastActivityAt" <= ${thread.lastActivityAt} AND NOT ${liveSelf(thread.liveAfter)}))`,
+  );
+  return changed > 0;
+}
+
+// The same test as live(), for the UPDATE of the thread itself (no alias in an UPDATE on both dialects).
+function liveSelf(liveAfter: Date): Sql {
+  return sql`EXISTS (SELECT 1 FROM "ToolCall" k WHERE k."threadId" = "Thread"."id" AND ((k."status" = 'pending' AND (k."deadlineAt" IS NULL OR k."deadlineAt" >= ${liveAfter})) OR k."subscription" = 'active'))`;
 }
 
 /** Roughly how many bytes a thread's rows hold (payload columns plus ~100 bytes of row overhead each). */
@@ -46,30 +95,33 @@ export async function estimateThreadBytes(db: ModelClient, thread: ThreadRow): P
   return Number(row?.bytes ?? 0);
 }
 
-// Each step deletes up to CHUNK rows of one kind, and only while the thread is still as old as when it was
-// chosen: a result arriving meanwhile updates lastActivityAt in its own transaction, and the removal stops.
+// Each step deletes up to CHUNK rows of one kind of a fenced thread (fenceThread ran first).
 function threadSteps(thread: ThreadRow): { table: string; where: Sql }[] {
-  const stillExpired = sql`EXISTS (SELECT 1 FROM "Thread" t0 WHERE t0."id" = ${thread.id} AND t0."lastActivityAt" <= ${thread.lastActivityAt})`;
+  const fenced = sql`EXISTS (SELECT 1 FROM "Thread" t0 WHERE t0."id" = ${thread.id} AND t0."removingAt" IS NOT NULL)`;
   return [
-    { table: "Delivery", where: sql`"groupId" = ${thread.groupId} AND ${stillExpired}` },
+    // The thread's audit rows up to its fence; deliveries refused after it (unknown calls now) stay as orphans.
+    {
+      table: "Delivery",
+      where: sql`"groupId" = ${thread.groupId} AND "receivedAt" <= (SELECT t1."removingAt" FROM "Thread" t1 WHERE t1."id" = ${thread.id})`,
+    },
     {
       table: "OtelSpan",
-      where: sql`"traceId" IN (SELECT "traceId" FROM "OtelTrace" WHERE "groupId" = ${thread.groupId}) AND ${stillExpired}`,
+      where: sql`"traceId" IN (SELECT "traceId" FROM "OtelTrace" WHERE "groupId" = ${thread.groupId}) AND ${fenced}`,
     },
-    { table: "OtelTrace", where: sql`"groupId" = ${thread.groupId} AND ${stillExpired}` },
-    { table: "Event", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
+    { table: "OtelTrace", where: sql`"groupId" = ${thread.groupId} AND ${fenced}` },
+    { table: "Event", where: sql`"threadId" = ${thread.id} AND ${fenced}` },
     {
       table: "ToolResult",
-      where: sql`"toolCallId" IN (SELECT "id" FROM "ToolCall" WHERE "threadId" = ${thread.id}) AND ${stillExpired}`,
+      where: sql`"toolCallId" IN (SELECT "id" FROM "ToolCall" WHERE "threadId" = ${thread.id}) AND ${fenced}`,
     },
-    { table: "ToolCall", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
+    { table: "ToolCall", where: sql`"threadId" = ${thread.id} AND ${fenced}` },
     {
       table: "ModelTurn",
-      where: sql`"forkRunId" IN (SELECT "id" FROM "ForkRun" WHERE "threadId" = ${thread.id}) AND ${stillExpired}`,
+      where: sql`"forkRunId" IN (SELECT "id" FROM "ForkRun" WHERE "threadId" = ${thread.id}) AND ${fenced}`,
     },
-    { table: "ForkRun", where: sql`"threadId" = ${thread.id} AND ${stillExpired}` },
+    { table: "ForkRun", where: sql`"threadId" = ${thread.id} AND ${fenced}` },
     // Forks made from this thread stay (they are threads of their own); their link is cleared by the FK.
-    { table: "Thread", where: sql`"id" = ${thread.id} AND "lastActivityAt" <= ${thread.lastActivityAt}` },
+    { table: "Thread", where: sql`"id" = ${thread.id} AND "removingAt" IS NOT NULL` },
   ];
 }
 
@@ -79,7 +131,7 @@ function chunkDelete(table: string, where: Sql): Sql {
   return sql`DELETE FROM ${name} WHERE ${key} IN (SELECT ${key} FROM ${name} WHERE ${where} LIMIT ${CHUNK})`;
 }
 
-/** One small step of removing `thread`: `{table, deleted}`, or null when nothing of it is left (or it came back to life). */
+/** One small step of removing a fenced `thread`: `{table, deleted}`, or null when nothing of it is left. */
 export async function deleteThreadStep(
   tx: ModelClient,
   thread: ThreadRow,

@@ -11,6 +11,8 @@ import {
   deleteThreadStep,
   estimateThreadBytes,
   expiredThreads,
+  fencedThreads,
+  fenceThread,
   incrementalVacuum,
   oldestThreads,
   usedBytes,
@@ -23,9 +25,12 @@ const DAY_MS = 86_400_000;
 const MAX_THREADS_PER_RUN = 5_000;
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Why a thread goes: its age, the size limit, or a removal decided earlier and not finished (resumed). */
+export type PruneReason = "age" | "size" | "resumed";
+
 export type PrunePlan = {
   /** Threads (and everything of theirs) removed because of their age or the size limit, oldest first. */
-  threads: { groupId: string; lastActivityAt: string; reason: "age" | "size" }[];
+  threads: { groupId: string; lastActivityAt: string; reason: PruneReason }[];
   /** Rows of no thread, older than the cutoff. */
   orphans: Record<string, number>;
   cutoff: string | null;
@@ -51,7 +56,7 @@ type PruneOptions = {
 /** What retention would remove now (nothing is changed). */
 export async function planPrune(
   options: PruneOptions = {},
-): Promise<{ plan: PrunePlan; rows: (ThreadRow & { reason: "age" | "size" })[] }> {
+): Promise<{ plan: PrunePlan; rows: (ThreadRow & { reason: PruneReason })[] }> {
   const database = options.database ?? (await getDatabase());
   const settings = readRetentionSettings();
   const days = options.days === undefined ? settings.days : options.days;
@@ -59,9 +64,12 @@ export async function planPrune(
   const now = options.now ?? new Date();
   const cutoff = days === null ? null : new Date(now.getTime() - days * DAY_MS);
   const used = await usedBytes(database);
-  const rows: (ThreadRow & { reason: "age" | "size" })[] = cutoff
-    ? (await expiredThreads(database.client, cutoff, MAX_THREADS_PER_RUN)).map((t) => ({ ...t, reason: "age" }))
-    : [];
+  const rows: (ThreadRow & { reason: PruneReason })[] = (await fencedThreads(database.client, MAX_THREADS_PER_RUN)).map(
+    (t) => ({ ...t, reason: "resumed" }),
+  );
+  if (cutoff)
+    for (const t of await expiredThreads(database.client, cutoff, MAX_THREADS_PER_RUN - rows.length))
+      rows.push({ ...t, reason: "age" });
 
   if (maxBytes !== null && used > maxBytes) {
     // Free the excess, oldest threads first, by each thread's estimated size (beyond those already expiring).
@@ -69,11 +77,13 @@ export async function planPrune(
       used -
       maxBytes -
       (await Promise.all(rows.map((t) => estimateThreadBytes(database.client, t)))).reduce((a, b) => a + b, 0);
-    for (let offset = rows.length; excess > 0 && rows.length < MAX_THREADS_PER_RUN; offset += 50) {
-      const page = await oldestThreads(database.client, 50, offset);
+    const chosen = new Set(rows.map((t) => t.id));
+    for (let offset = 0; excess > 0 && rows.length < MAX_THREADS_PER_RUN; offset += 50) {
+      const page = await oldestThreads(database.client, now, 50, offset);
       if (page.length === 0) break;
       for (const thread of page) {
         if (excess <= 0) break;
+        if (chosen.has(thread.id)) continue;
         excess -= await estimateThreadBytes(database.client, thread);
         rows.push({ ...thread, reason: "size" });
       }
@@ -110,6 +120,8 @@ export async function prune(options: PruneOptions = {}): Promise<PruneReport> {
   if (options.dryRun) return { ...plan, dryRun: true, deleted, vacuumedBytes: 0, usedBytesAfter: plan.usedBytes };
 
   for (const thread of rows) {
+    // Fenced first, in its own transaction: a thread that came back to life (a result, a new call) stays whole.
+    if (!(await database.transaction((tx) => fenceThread(tx, thread, new Date())))) continue;
     for (;;) {
       const step = await database.transaction((tx) => deleteThreadStep(tx, thread));
       if (!step) break;

@@ -150,13 +150,27 @@ describe("model targets", () => {
     expect(maskKey("bad key sk-abcdef, sk-abcdef", "sk-abcdef")).toBe("bad key [API key redacted], [API key redacted]");
     expect(maskKey("text", null)).toBe("text");
   });
+
+  it("masks a key JSON-escaped in a provider's error body, and any run of 8+ of its characters", () => {
+    const key = "sk-proj-Q7f3Zr9KxM2pL8vN4tYb6WcD1hJe5uGs0aRiTo3EyUn";
+    const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    const body = `{"error":{"message":"Incorrect API key provided: ${escaped}"}}`;
+    expect(maskKey(body, key)).toBe('{"error":{"message":"Incorrect API key provided: [API key redacted]"}}');
+    // A call id or tool name made of the key's first 40 characters; a run from its middle.
+    expect(maskKey(`call ${key.slice(0, 40)} done`, key)).toBe("call [API key redacted] done");
+    expect(maskKey(`x${key.slice(20, 29)}y`, key)).toBe("x[API key redacted]y");
+    // Shorter runs, and the vendor prefix every such key shares, are not the key.
+    expect(maskKey(`id ${key.slice(10, 17)} and sk-proj- keys`, key)).toBe(`id ${key.slice(10, 17)} and sk-proj- keys`);
+  });
 });
 
 describe("masking text that is still streaming", () => {
   const KEY = "sk-test-0123456789abcdef";
   it("holds back a tail that may be the key's beginning, and masks the whole key", () => {
     // The provider echoes the key across two stream events: between them the text ends with its first half.
-    expect(maskKeyStreaming(`Your key is ${KEY.slice(0, 12)}`, KEY)).toBe("Your key is ");
+    expect(maskKeyStreaming(`Your key is ${KEY.slice(0, 6)}`, KEY)).toBe("Your key is ");
+    // Eight or more of its characters are masked as the key, whatever follows.
+    expect(maskKeyStreaming(`Your key is ${KEY.slice(0, 12)}`, KEY)).toBe("Your key is [API key redacted]");
     expect(maskKeyStreaming(`Your key is ${KEY}.`, KEY)).toBe("Your key is [API key redacted].");
     expect(maskKeyStreaming("plain text", KEY)).toBe("plain text");
     // What streams on after a held-back tail shows it again once it is clearly not the key.

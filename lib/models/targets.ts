@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ConfigError, namedSecret, setting } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
+import { knownKeySpans, replaceSpans } from "../results/secret-forms.ts";
 import {
   DEFAULT_MODEL_TIMEOUT_MS,
   modelTargetSchema,
@@ -115,9 +116,16 @@ export function readApiKey(target: ModelTarget, env: Environment = process.env):
   return key;
 }
 
-/** Replaces every occurrence of `key` in provider-originated text (some providers quote the key they refused). */
+const KEY_REDACTED = "[API key redacted]";
+
+/**
+ * Replaces `key` in provider-originated text (some providers quote the key they refused): verbatim, JSON-escaped
+ * ("\u0073\u006b…"), and any run of MIN_KEY_RUN or more of its characters (an id or name cut from it).
+ */
 export function maskKey(text: string, key: string | null): string {
-  return key === null || key.length < 4 ? text : text.split(key).join("[API key redacted]");
+  if (key === null || key.length < 4) return text;
+  const verbatim = text.split(key).join(KEY_REDACTED);
+  return replaceSpans(verbatim, knownKeySpans(verbatim, [key]), () => KEY_REDACTED);
 }
 
 /**

@@ -1,4 +1,5 @@
 // Owns the warning flags on a result text: the "Error: " convention, invisible/bidi characters, secret-looking strings.
+import { decodeUnicodeEscapes, originalSpan } from "./secret-forms.ts";
 //
 // Every scan here is linear in the text length: results can be 5 MB, and a regex that backtracks
 // quadratically on hostile input would stall ingestion. Indexes are UTF-16 code unit offsets (JS string indexes).
@@ -173,8 +174,19 @@ function looksRandom(kind: SecretKind, token: string): boolean {
   return true;
 }
 
-/** All secret-looking spans, sorted by start, overlaps removed (the earlier, then longer, span wins). */
+/**
+ * All secret-looking spans, sorted by start, overlaps removed (the earlier, then longer, span wins) — also those
+ * written with JSON \uXXXX escapes (a provider's error body quoting a key), as spans of the escaped text.
+ */
 export function findSecrets(text: string): SecretSpan[] {
+  const spans = findPlainSecrets(text);
+  const view = decodeUnicodeEscapes(text);
+  if (view)
+    for (const span of findPlainSecrets(view.text)) spans.push({ kind: span.kind, ...originalSpan(view, span) });
+  return removeOverlaps(spans);
+}
+
+function findPlainSecrets(text: string): SecretSpan[] {
   const spans: SecretSpan[] = findPrivateKeys(text);
   const pattern = new RegExp(SECRET_PATTERN.source, SECRET_PATTERN.flags);
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {

@@ -78,7 +78,8 @@ function threadWhere(
   position: KeysetPosition | null,
   literalIds: number[] | null = null,
 ): Prisma.ThreadWhereInput {
-  const and: Prisma.ThreadWhereInput[] = [];
+  // A thread retention is removing (lib/lifecycle fenced it) is already gone for readers.
+  const and: Prisma.ThreadWhereInput[] = [{ removingAt: null }];
   if (literalIds) {
     and.push({ id: { in: literalIds } });
   } else if (filter.q) {
@@ -184,8 +185,8 @@ export async function countToolsByThread(
 }
 
 export async function findThreadByGroupId(client: ModelClient, groupId: string): Promise<ThreadRow | null> {
-  const row = await client.thread.findUnique({ where: { groupId }, select: THREAD_SELECT });
-  return row ? toThreadRow(row) : null;
+  const row = await client.thread.findUnique({ where: { groupId }, select: { ...THREAD_SELECT, removingAt: true } });
+  return row && row.removingAt === null ? toThreadRow(row) : null;
 }
 
 export async function countThreadEvents(client: ModelClient, threadId: number): Promise<number> {
