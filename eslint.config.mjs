@@ -13,6 +13,7 @@ const LIB_LAYERS = [
   ["api"], // the endpoint pipeline: access check, handler, error mapping
   ["audit"], // what an import marked, secret masking for pages, who revealed or read exact text (lib/audit)
   ["outbox", "intercept"], // the durable outbox of outgoing deliveries; breakpoint and fault rules (in the path)
+  ["alerts"], // alert rules: evaluated where results are committed (ingest) and by their sweeper; sent through the outbox
   ["ingest", "calls", "subscriptions", "users"], // domains (users: access administration — keys, users, sign-in routes)
   ["events", "pending", "threads", "health", "insights", "deliveries", "lifecycle", "relay"], // relay: in the path (relay routes, holds, answers, approvals)
   ["overview", "traces", "otel", "explorer"], // otel maps spans onto threads, calls, results and events (the domains below); explorer: calls across threads
