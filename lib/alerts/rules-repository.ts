@@ -2,7 +2,7 @@
 // alert history with the outbox messages each alert queued. Plain DTOs out (ISO strings).
 import "server-only";
 import type { ModelClient } from "../db/client.ts";
-import { conditionOf } from "./conditions.ts";
+import { conditionOf, describeCondition } from "./conditions.ts";
 import type { AlertCallRef, AlertDeliveryView, AlertRuleView, AlertSummary, AlertView } from "./schemas.ts";
 
 export type AlertRuleData = {
@@ -90,12 +90,14 @@ const summary = (row: { id: number; kind: string; firedAt: Date; count: number; 
 });
 
 function ruleView(row: RuleRow, last: AlertSummary | null): AlertRuleView {
+  const when = conditionOf(row);
   return {
     id: row.id,
     name: row.name,
     enabled: row.enabled,
-    // A row written by this code always parses; an unreadable one shows as the plain event.
-    when: conditionOf(row) ?? { event: "result_errored" },
+    // A row written by this code always parses; an unreadable one says so (and is never evaluated).
+    when: when ?? { event: "result_errored" },
+    description: when ? describeCondition(when) : `unreadable condition (${row.event})`,
     notify: parseList<string>(row.notifyJson),
     cooldownMs: row.cooldownMs,
     mutedUntil: row.mutedUntil?.toISOString() ?? null,

@@ -139,6 +139,8 @@ export type AlertRuleView = {
   name: string;
   enabled: boolean;
   when: AlertCondition;
+  /** The condition as a person reads it ("confidence below 0.5 (tool search)"). */
+  description: string;
   notify: string[];
   cooldownMs: number;
   mutedUntil: string | null;
