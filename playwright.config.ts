@@ -86,7 +86,6 @@ export default defineConfig({
         TOOLSCOPE_NOTIFY: JSON.stringify(E2E_NOTIFY),
         E2E_ALERTS_SECRET,
         TOOLSCOPE_ALERTS_SWEEP_MS: "250",
-        TOOLSCOPE_PUBLIC_URL: `http://127.0.0.1:${port}`,
       },
     },
     {
