@@ -37,6 +37,12 @@ export const LIB_LAYERS = [
     },
   },
   {
+    note: "alerts: evaluated where results are committed (ingest) and by their sweeper; sent through the outbox",
+    folders: {
+      alerts: "alert rules, their evaluation and grouping, window state, notify destinations (TOOLSCOPE_NOTIFY), history",
+    },
+  },
+  {
     note: "domains",
     folders: {
       ingest: "the callback protocol: parsing, signatures, routing rules, group commit, the audit log and its journal",

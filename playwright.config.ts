@@ -4,6 +4,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./e2e/support/chromium.ts";
 import { EXPOSED_SECRET } from "./e2e/support/exposed.ts";
+import { E2E_ALERTS_SECRET, E2E_NOTIFY } from "./e2e/support/alerts.ts";
 import { E2E_RELAY_SECRET, E2E_RELAYS } from "./e2e/support/relay.ts";
 import {
   FAKE_MODEL_TARGETS,
@@ -81,6 +82,10 @@ export default defineConfig({
         // The in-path specs' runtime stand-in (e2e/relay.spec.ts) listens beside the app (E2E_PORT + 3, between specs).
         TOOLSCOPE_RELAYS: JSON.stringify(E2E_RELAYS),
         E2E_RELAY_SECRET,
+        // The alerts spec's webhook receiver (e2e/alerts.spec.ts) listens beside the app (E2E_PORT + 4).
+        TOOLSCOPE_NOTIFY: JSON.stringify(E2E_NOTIFY),
+        E2E_ALERTS_SECRET,
+        TOOLSCOPE_ALERTS_SWEEP_MS: "250",
       },
     },
     {

@@ -31,6 +31,8 @@ const PAGES = [
   "/approvals",
   "/breakpoints",
   "/faults",
+  "/alerts",
+  "/alerts/history",
   "/insights",
   "/import",
   "/compare",

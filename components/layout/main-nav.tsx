@@ -15,6 +15,7 @@ const LINKS = [
   { href: "/deliveries", label: "Deliveries" },
   { href: "/held", label: "Held" },
   { href: "/approvals", label: "Approvals" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/insights", label: "Insights" },
   { href: "/import", label: "Import" },
   { href: "/compare", label: "Compare" },

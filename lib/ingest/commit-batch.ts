@@ -3,6 +3,7 @@
 // timeline events and call updates. CallbackWriter (callback-writer.ts) calls it; service.ts feeds it.
 /* eslint-disable max-lines -- grew past the cap when Prettier wrapped it at 120 columns; the write model rework splits it */
 import "server-only";
+import { evaluateResultAlerts, type ResultFacts } from "../alerts/evaluate.ts";
 import { config, DEFAULT_REFUSED_BODY_BYTES } from "../config.ts";
 import type { DriverConnection } from "../db/driver.ts";
 import { AppError } from "../http/app-error.ts";
@@ -205,6 +206,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
   const updates = new Map<number, CallUpdate>();
   const plans: ReplyPlan[] = [];
   const relayed: RelayedItem[] = [];
+  const alertFacts: ResultFacts[] = [];
   const oauthCalls = items.some((item) => item.kind === "oauth")
     ? await findLatestOAuth(
         tx,
@@ -336,6 +338,22 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
     const relayedIndex = item.relay ? relay({ id: call.id, toolName: call.toolName }) : undefined;
     const stored = encodeStoredText(message.text);
     const ref = { newIndex: write.results.length };
+    const columns = analysisColumns(analysis);
+    alertFacts.push({
+      groupId: message.group_id,
+      callKey: message.id,
+      toolCallId: call.id,
+      toolName: call.toolName,
+      isError: columns.isError,
+      success: columns.success,
+      confidence: columns.confidence,
+      nextAction: columns.nextAction,
+      // The call's latency is its first result's (as the explorer's column says).
+      latencyMs:
+        call.resultCount === 0
+          ? (columns.metaDurationMs ?? raw.receivedAt.getTime() - call.requestedAt.getTime())
+          : null,
+    });
     write.results.push({
       toolCallId: call.id,
       ordinal: decision.ordinal,
@@ -347,7 +365,7 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       displayAsJson: message.display_as == null ? null : JSON.stringify(message.display_as),
       receivedAt: raw.receivedAt,
       late: decision.late,
-      ...analysisColumns(analysis),
+      ...columns,
     });
     const outcome: DeliveryOutcome = decision.late ? "late" : "accepted";
     write.deliveries.push({
@@ -419,6 +437,8 @@ export async function commitBatch(tx: DriverConnection, items: QueueItem[]): Pro
       ? await writeBatchStatement(tx, write)
       : await writeCallbackBatch(tx, write);
   const relayOutcomes = await writeRelayed(tx, relayed, write.at);
+  // Alert rules see what this group stored, in its own transaction (an alert exists exactly when its cause does).
+  await evaluateResultAlerts(tx, alertFacts, write.at);
   return plans.map((plan) => {
     if (plan.kind === "error") return plan.reply;
     if (plan.kind === "unregistered") {

@@ -1,6 +1,9 @@
 // The in-path background work of a server process: the outbox's dispatcher (relay targets resolved from
-// TOOLSCOPE_RELAYS), and the sweeps that apply held results' and approvals' timeouts.
+// TOOLSCOPE_RELAYS, alert destinations from TOOLSCOPE_NOTIFY), the sweeps that apply held results' and approvals'
+// timeouts, and the alerts sweeper (time-based conditions, grouped messages).
 import "server-only";
+import { resolveNotifyDestination } from "../alerts/destinations.ts";
+import { startAlertsSweeper } from "../alerts/sweep.ts";
 import { setting } from "../config.ts";
 import { startOutboxDispatcher } from "../outbox/service.ts";
 import { expireApprovals } from "../relay/approvals-service.ts";
@@ -9,7 +12,7 @@ import { resolveRelayDestination } from "../relay/targets.ts";
 
 export function startInPathWorkers(options: { sweepMs?: number } = {}): () => void {
   const dispatcher = startOutboxDispatcher({
-    resolvers: { relay: resolveRelayDestination },
+    resolvers: { relay: resolveRelayDestination, notify: (id) => resolveNotifyDestination(id) },
     // How long a claimed message stays a worker's: a worker killed mid-attempt is taken over after it.
     leaseMs: setting("TOOLSCOPE_OUTBOX_LEASE_MS"),
   });
@@ -24,7 +27,10 @@ export function startInPathWorkers(options: { sweepMs?: number } = {}): () => vo
       .finally(() => (running = false));
   }, options.sweepMs ?? 1_000);
   timer.unref();
+  const alertsEvery = Number(process.env.TOOLSCOPE_ALERTS_SWEEP_MS ?? "");
+  const stopAlerts = startAlertsSweeper(Number.isInteger(alertsEvery) && alertsEvery >= 100 ? alertsEvery : 1_000);
   return () => {
+    stopAlerts();
     clearInterval(timer);
     void dispatcher.stop();
   };
