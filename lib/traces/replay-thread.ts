@@ -16,6 +16,8 @@ export type ReplayTrace = {
   title: string | null;
   vendor: string | null;
   format: FormatName | null;
+  /** The encoding of the events' raw items and declarations (lib/traces/canonical-timeline): render with this. */
+  sourceFormat: FormatName | null;
   events: CanonicalEvent[];
   declarations: ToolDeclaration[];
   omitted: Record<string, number>;
@@ -34,6 +36,7 @@ export async function getReplayTrace(options: { groupId: string; database?: Data
     title: thread.record.title,
     vendor: thread.record.vendor,
     format: timeline.format,
+    sourceFormat: timeline.sourceFormat,
     events: timeline.events,
     declarations: timeline.declarations,
     omitted: timeline.omitted,
@@ -67,7 +70,7 @@ export async function renderThreadHistory(options: {
   const total = trace.events.length;
   const step = Math.min(options.step ?? total, total);
   const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations, {
-    sourceFormat: trace.format,
+    sourceFormat: trace.sourceFormat,
   });
   return {
     group_id: trace.groupId,
