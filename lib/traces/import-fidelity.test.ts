@@ -2,6 +2,7 @@
 // stored text of a document-only result; Gemini streamGenerateContent captures import like the other streams.
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { geminiChunks } from "../formats/fixtures/stream-captures.ts";
 import { PDF } from "../replay/fixtures/vendor-requests.ts";
 import { uniqueId } from "../testing/factories.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
@@ -78,5 +79,26 @@ describe.each(testBackends())("import fidelity on $provider", (backend) => {
     ]);
     const found = await listThreads({ query: { q: "Hairline crack", in: "text" }, database: t.database });
     expect(found.threads.map((thread) => thread.groupId)).toContain(groupId);
+  });
+
+  it.each([
+    ["a JSON array", JSON.stringify(geminiChunks)],
+    ["JSONL", geminiChunks.map((chunk) => JSON.stringify(chunk)).join("\n")],
+    ["SSE", geminiChunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join("")],
+  ])("imports a Gemini streamGenerateContent capture given as %s", async (_kind, text) => {
+    const groupId = uniqueId("gemini-stream");
+    const reply = await importTranscript({ text, groupId, database: t.database });
+    expect(reply.status).toBe(201);
+    const calls = await t.database.client.toolCall.findMany({
+      where: { thread: { groupId } },
+      orderBy: { id: "asc" },
+      select: { callKey: true, toolName: true, argumentsText: true, status: true },
+    });
+    expect(calls).toEqual([
+      { callKey: "fc-paris", toolName: "get_weather", argumentsText: '{"city":"Paris"}', status: "pending" },
+      { callKey: "fc-tokyo", toolName: "get_weather", argumentsText: '{"city":"Tokyo"}', status: "pending" },
+    ]);
+    const trace = await getReplayTrace({ groupId, database: t.database });
+    expect(trace.events.map((event) => event.kind)).toEqual(["reasoning", "message", "tool_call", "tool_call"]);
   });
 });
