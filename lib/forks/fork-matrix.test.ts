@@ -118,5 +118,5 @@ describe.each(testBackends())("forks from every source format to every target on
     expect(outcomes).toEqual([]);
     expect(sent).toHaveLength(40);
     expect(sdkTypeErrors(sent, `fork-matrix-${backend.provider}.ts`)).toEqual([]);
-  });
+  }, 240_000);
 });

@@ -146,3 +146,16 @@ const assembledParts = [
   },
   { functionCall: { id: "fc-tokyo", name: "get_weather", args: { city: "Tokyo" } } },
 ];
+
+describe("a Chat Completions stream cut before its finish_reason", () => {
+  it("imports what arrived and says the stream was cut", () => {
+    const cut = chatChunks.filter((chunk) => !chunk.choices.some((choice) => choice.finish_reason !== null));
+    expect(cut.length).toBeLessThan(chatChunks.length);
+    const trace = parseTranscript(cut, "openai-chat");
+    expect(trace.events.filter((event) => event.kind === "tool_call")).toHaveLength(2);
+    expect(trace.issues).toEqual([
+      { path: `[0:${cut.length - 1}]`, message: expect.stringMatching(/stream was cut.*finish_reason/) },
+    ]);
+    expect(parseTranscript(chatChunks, "openai-chat").issues).toEqual([]);
+  });
+});

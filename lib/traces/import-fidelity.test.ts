@@ -3,11 +3,12 @@
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { geminiChunks } from "../formats/fixtures/stream-captures.ts";
-import { PDF } from "../replay/fixtures/vendor-requests.ts";
+import { geminiRequest, PDF } from "../replay/fixtures/vendor-requests.ts";
 import { uniqueId } from "../testing/factories.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 import { listThreads } from "../threads/service.ts";
-import { getReplayTrace, importTranscript } from "./service.ts";
+import { replayQuerySchema } from "./schemas.ts";
+import { getReplayTrace, importTranscript, renderThreadHistory } from "./service.ts";
 
 const documentResults = {
   model: "claude-sonnet-4-5",
@@ -46,6 +47,23 @@ const documentResults = {
             },
           ],
         },
+      ],
+    },
+  ],
+} satisfies MessageCreateParamsNonStreaming;
+
+// A user message whose text came before the tool_result (Anthropic requires the result first).
+const resultAfterText = {
+  model: "claude-sonnet-4-5",
+  max_tokens: 1024,
+  messages: [
+    { role: "user", content: "Look up site 7." },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_site", name: "lookup", input: { site: "7" } }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "Here is what it said:" },
+        { type: "tool_result", tool_use_id: "toolu_site", content: "crack on pillar B" },
       ],
     },
   ],
@@ -100,5 +118,30 @@ describe.each(testBackends())("import fidelity on $provider", (backend) => {
     ]);
     const trace = await getReplayTrace({ groupId, database: t.database });
     expect(trace.events.map((event) => event.kind)).toEqual(["reasoning", "message", "tool_call", "tool_call"]);
+  });
+
+  it("replays in the thread's own encoding when no vendor is asked for", async () => {
+    expect(replayQuerySchema.parse({}).vendor).toBeUndefined();
+    const groupId = uniqueId("own-encoding");
+    await importTranscript({ text: JSON.stringify(geminiRequest), groupId, database: t.database });
+    const replay = await renderThreadHistory({ groupId, database: t.database });
+    expect(replay.vendor).toBe("gemini");
+    expect(replay.request).toHaveProperty("contents");
+  });
+
+  it("lists a tool_result sent ahead of the user text it followed in adjustments", async () => {
+    const groupId = uniqueId("result-after-text");
+    await importTranscript({ text: JSON.stringify(resultAfterText), groupId, database: t.database });
+    const replay = await renderThreadHistory({ groupId, vendor: "anthropic", database: t.database });
+    expect(replay.request).toMatchObject({
+      messages: [
+        {},
+        {},
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_site" }, { type: "text" }] },
+      ],
+    });
+    expect(replay.adjustments).toEqual([
+      { index: expect.any(Number), change: expect.stringMatching(/tool_result for toolu_site .* sent first/) },
+    ]);
   });
 });
