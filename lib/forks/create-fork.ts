@@ -108,8 +108,13 @@ function forkRecords(
       importedAt: now,
     },
   );
+  // `format` is the fork's own encoding (the target's); `historyFormat` the encoding the copied history and the
+  // declarations were read from, so a replay puts vendor fields back only into that encoding and every other one,
+  // the target's included, gets declarations and items in its own shape (a recording's raw items are never sent
+  // as if they were the target's).
   const metadata = {
     format: target.api,
+    historyFormat: trace.sourceFormat,
     declarations: trace.declarations,
     forkOf: trace.groupId,
     atStep: input.step,

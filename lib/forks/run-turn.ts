@@ -76,7 +76,7 @@ export async function startTurn(options: TurnOptions): Promise<StartedTurn> {
   const { db, run, target } = options;
   const trace = await getReplayTrace({ groupId: run.groupId, database: db });
   const rendered = renderHistory(trace.events, trace.events.length, target.api, trace.declarations, {
-    sourceFormat: trace.format,
+    sourceFormat: trace.sourceFormat,
   });
   if (rendered.pendingCallIds.length > 0) {
     throw new AppError(

@@ -1,6 +1,6 @@
 // Anthropic Messages API adapter: a request body ({system?, tools?, messages}), a bare messages array or a response → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { joinText, withExtras } from "./content-blocks";
+import { resultText, withExtras } from "./content-blocks";
 import {
   childPath,
   expectArray,
@@ -148,7 +148,7 @@ function readResultContent(value: unknown, path: string): { text: string; conten
   const blocks = expectArray(value, path).map((item, index) =>
     contentBlock(expectRecord(item, childPath(path, index), "a content block object"), childPath(path, index)),
   );
-  return { text: joinText(blocks), content: blocks };
+  return { text: resultText(blocks), content: blocks };
 }
 
 /**

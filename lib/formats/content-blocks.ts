@@ -25,6 +25,41 @@ export function joinText(blocks: readonly ContentBlock[]): string {
   return blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
+/**
+ * A tool result's `text` for block-array content: what the model read. Its text blocks and the text of its text
+ * documents, joined by newlines; a result with neither (an image, a PDF, a file reference) gets a one-line reference
+ * per block instead, so a document-only result is never blank in previews and search.
+ */
+export function resultText(blocks: readonly ContentBlock[]): string {
+  const read = blocks.flatMap((block) =>
+    block.type === "text" ? [block.text] : block.type === "document" && block.text !== undefined ? [block.text] : [],
+  );
+  if (read.length > 0 || blocks.length === 0) return read.join("\n");
+  return blocks.map(blockReference).join("\n");
+}
+
+function blockReference(block: ContentBlock): string {
+  const parts = (...values: (string | undefined)[]) =>
+    `[${values.filter((value): value is string => value !== undefined && value !== "").join(" · ")}]`;
+  switch (block.type) {
+    case "image":
+    case "audio":
+      return parts(block.type, block.mimeType);
+    case "document":
+      return parts("document", block.title, block.mimeType);
+    case "media_ref":
+      return parts(block.media, block.title, block.mimeType, block.url ?? block.fileId);
+    case "resource_link":
+      return parts("resource_link", block.name ?? block.title, block.uri);
+    case "resource":
+      return block.resource.text ?? parts("resource", block.resource.title, block.resource.uri);
+    case "unknown":
+      return parts(`${block.format ?? "vendor"} block`);
+    default:
+      return block.text;
+  }
+}
+
 export function hasNonTextBlock(blocks: readonly ContentBlock[]): boolean {
   return blocks.some((block) => block.type !== "text");
 }

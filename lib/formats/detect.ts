@@ -5,6 +5,7 @@ import { parseAnthropic } from "./anthropic";
 import type { CanonicalTrace, FormatName } from "./canonical";
 import { FormatError } from "./format-error";
 import { parseGemini } from "./gemini";
+import { isGeminiChunk } from "./gemini-stream";
 import { INTERACTION_STEP_TYPES, parseGeminiInteractions } from "./gemini-interactions";
 import { childPath, isRecord, type JsonRecord } from "./json-fields";
 import { parseMcp } from "./mcp";
@@ -228,6 +229,8 @@ function detectItems(items: unknown[]): Detection {
         format: "gemini-interactions",
         reason: `Gemini Interactions stream: a ${String(item.event_type)} event at ${at}`,
       });
+    else if (isGeminiChunk(item))
+      claims.push({ format: "gemini", reason: `Gemini streamGenerateContent: a response chunk at ${at}` });
     else if (isAgentChunk(item))
       claims.push({ format: "agent-stream", reason: `agent response stream: a ${String(item.type)} chunk at ${at}` });
     else if (isInteractionsItem(item) || Array.isArray(item.steps))

@@ -1,7 +1,7 @@
 // Gemini Interactions API adapter (beta): an Interaction ({id, status, steps, …}), a create request ({model, input,
 // tools, system_instruction, previous_interaction_id}), a chain of interactions, or a steps array → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { hasErrorPrefix, joinText, mediaBlock, mediaKindOf, withExtras } from "./content-blocks";
+import { hasErrorPrefix, joinText, mediaBlock, resultText, mediaKindOf, withExtras } from "./content-blocks";
 import { FormatError } from "./format-error";
 import {
   childPath,
@@ -192,7 +192,7 @@ function readFunctionResult(step: JsonRecord, raw: unknown, path: string, builde
   if (typeof result === "string") text = result;
   else if (Array.isArray(result)) {
     content = contents(result, childPath(path, "result"));
-    text = joinText(content);
+    text = resultText(content);
   } else text = stringifyJson(result ?? null);
   const input = { callId: readString(step, "call_id", path), text, raw, path };
   const name = readOptionalString(step, "name", path);

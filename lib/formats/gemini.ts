@@ -2,6 +2,7 @@
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
 import { mediaBlock, mediaKindOf, withExtras } from "./content-blocks";
 import { FormatError } from "./format-error";
+import { assembleGeminiChunks, isGeminiChunk } from "./gemini-stream";
 import {
   childPath,
   expectArray,
@@ -25,6 +26,13 @@ const FUNCTION_DECLARATIONS = ["functionDeclarations", "function_declarations"];
 
 export function parseGemini(input: unknown): CanonicalTrace {
   const builder = new TraceBuilder("gemini");
+  if (Array.isArray(input) && input.some(isGeminiChunk)) {
+    // A streamGenerateContent capture: the chunks' parts make one model content per response.
+    const assembled = assembleGeminiChunks(input);
+    for (const { item, path } of assembled.items) readContent(item, path, builder);
+    for (const issue of assembled.issues) builder.issue(issue.path, issue.message, issue.raw);
+    return builder.finish();
+  }
   if (Array.isArray(input)) {
     input.forEach((content, index) => readContent(content, childPath("", index), builder));
     return builder.finish();

@@ -1,6 +1,6 @@
 // OpenAI Responses API adapter: input items, output items, a request body or a response object → CanonicalTrace.
 import type { CanonicalTrace, ContentBlock, ToolDeclaration } from "./canonical";
-import { hasErrorPrefix, joinText } from "./content-blocks";
+import { hasErrorPrefix, joinText, resultText } from "./content-blocks";
 import { FormatError } from "./format-error";
 import {
   childPath,
@@ -159,5 +159,5 @@ function readMessageContent(value: unknown, path: string): { text: string; conte
 function readOutput(value: unknown, path: string): { text: string; content?: ContentBlock[] } {
   if (typeof value === "string") return { text: value };
   const blocks = expectArray(value, path).map((part, index) => responsesPart(part, childPath(path, index)));
-  return { text: joinText(blocks), content: blocks };
+  return { text: resultText(blocks), content: blocks };
 }

@@ -169,10 +169,16 @@ type ChatCall = { call: JsonRecord; fn: JsonRecord; first: number; last: number 
 export function assembleChatChunks(chunks: readonly unknown[]): Assembled {
   const issues: Assembled["issues"] = [];
   const items: AssembledItem[] = [];
-  let current: { id: unknown; message: JsonRecord; calls: ChatCall[]; first: number; last: number } | undefined;
+  let current:
+    { id: unknown; message: JsonRecord; calls: ChatCall[]; first: number; last: number; finished: boolean } | undefined;
   const close = () => {
     if (current === undefined) return;
     const { message, calls, first, last } = current;
+    if (!current.finished)
+      issues.push({
+        path: span(first, last),
+        message: "the stream was cut: no chunk carried a finish_reason, so the answer may be incomplete",
+      });
     if (calls.length > 0) message.tool_calls = calls.map(({ call }) => call);
     items.push({
       item: message,
@@ -186,7 +192,14 @@ export function assembleChatChunks(chunks: readonly unknown[]): Assembled {
       throw new FormatError(childPath("", index), "expected a chat.completion.chunk object");
     if (current === undefined || (value.id !== undefined && value.id !== current.id)) {
       close();
-      current = { id: value.id, message: { role: "assistant", content: null }, calls: [], first: index, last: index };
+      current = {
+        id: value.id,
+        message: { role: "assistant", content: null },
+        calls: [],
+        first: index,
+        last: index,
+        finished: false,
+      };
     }
     current.last = index;
     for (const choice of value.choices) {
@@ -199,6 +212,7 @@ export function assembleChatChunks(chunks: readonly unknown[]): Assembled {
         });
         continue;
       }
+      if (typeof choice.finish_reason === "string") current.finished = true;
       const delta = choice.delta;
       if (typeof delta.content === "string") appendString(current.message, "content", delta.content);
       if (typeof delta.refusal === "string") appendString(current.message, "refusal", delta.refusal);

@@ -9,6 +9,7 @@ import {
   anthropicStream,
   asServerSentEvents,
   chatChunks,
+  geminiChunks,
   interactionsEvents,
   responsesEvents,
 } from "./fixtures/stream-captures";
@@ -100,5 +101,61 @@ describe("assembly agrees with the official SDKs' accumulators", () => {
       call.type === "function" ? [[call.id, call.function.arguments]] : [],
     );
     expect(calls(parseTranscript(chatChunks, "openai-chat"))).toEqual(sdkCalls);
+  });
+});
+
+// Gemini streamGenerateContent: each chunk is a GenerateContentResponse; calls arrive whole, text in pieces.
+describe("gemini streamGenerateContent chunks", () => {
+  const json = JSON.stringify(geminiChunks);
+  const trace = parseTranscriptText(json);
+
+  it("is detected by its chunks, and assembles thought, text and parallel calls", () => {
+    expect(explainFormat(JSON.parse(json))).toMatchObject({ format: "gemini", reason: expect.stringMatching(/chunk/) });
+    const withoutPaths = (t: CanonicalTrace) => t.events.map(({ path: _path, ...event }) => event);
+    expect(withoutPaths(trace)).toEqual(withoutPaths(parseTranscript([{ role: "model", parts: assembledParts }])));
+    expect(trace.events.map((event) => [event.kind, event.kind === "tool_call" ? event.callId : event.path])).toEqual([
+      ["reasoning", "[0:5].parts[0]"],
+      ["message", "[0:5].parts[1]"],
+      ["tool_call", "fc-paris"],
+      ["tool_call", "fc-tokyo"],
+    ]);
+    expect(trace.events[0]?.raw).toEqual({ text: "Two cities, two lookups.", thought: true });
+    expect(trace.events[2]?.raw).toMatchObject({ thoughtSignature: "c2lnLWdlbWluaQ==" });
+    expect(trace.issues).toEqual([]);
+  });
+
+  it("reads the JSONL and the text/event-stream captures (CRLF, as Gemini sends them) the same as the array", () => {
+    expect(parseTranscriptText(geminiChunks.map((chunk) => JSON.stringify(chunk)).join("\n"))).toEqual(trace);
+    const sse = geminiChunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join("");
+    expect(parseTranscriptText(sse)).toEqual(trace);
+  });
+
+  it("says when the stream was cut before a finishReason", () => {
+    const cut = parseTranscript(geminiChunks.slice(0, 3), "gemini");
+    expect(cut.events.map((event) => event.kind)).toEqual(["reasoning", "message"]);
+    expect(cut.issues).toEqual([{ path: "[0:2]", message: expect.stringMatching(/stream was cut.*finishReason/) }]);
+  });
+});
+
+const assembledParts = [
+  { text: "Two cities, two lookups.", thought: true },
+  { text: "Checking Paris and Tokyo." },
+  {
+    functionCall: { id: "fc-paris", name: "get_weather", args: { city: "Paris" } },
+    thoughtSignature: "c2lnLWdlbWluaQ==",
+  },
+  { functionCall: { id: "fc-tokyo", name: "get_weather", args: { city: "Tokyo" } } },
+];
+
+describe("a Chat Completions stream cut before its finish_reason", () => {
+  it("imports what arrived and says the stream was cut", () => {
+    const cut = chatChunks.filter((chunk) => !chunk.choices.some((choice) => choice.finish_reason !== null));
+    expect(cut.length).toBeLessThan(chatChunks.length);
+    const trace = parseTranscript(cut, "openai-chat");
+    expect(trace.events.filter((event) => event.kind === "tool_call")).toHaveLength(2);
+    expect(trace.issues).toEqual([
+      { path: `[0:${cut.length - 1}]`, message: expect.stringMatching(/stream was cut.*finish_reason/) },
+    ]);
+    expect(parseTranscript(chatChunks, "openai-chat").issues).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 // Test support: one local HTTP server that speaks all four model APIs (under /openai/v1, /anthropic/v1,
-// /gemini/v1beta) from scripted answers queued per model, checks the key each API expects, and records what
-// it was sent. Integration tests start it in-process; the e2e run starts it through scripts/fake-provider.ts.
+// /gemini/v1beta) from scripted answers queued per model, checks the key each API expects and the body as the
+// API documents it (fake-validation.ts), and records what it was sent. Integration tests start it in-process; the e2e run starts it through scripts/fake-provider.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { refusalOf } from "./fake-validation.ts";
 import { authErrorBody, sseText, wireEvents, type FakeAnswer } from "./fake-wire.ts";
 import type { ModelApi } from "./schemas.ts";
 
@@ -128,6 +129,9 @@ export async function startFakeProvider(
         return sendJson(response, 400, {
           error: { code: 400, message: "fake provider: only alt=sse is served", status: "INVALID_ARGUMENT" },
         });
+      // A body the real API would refuse is refused here too (and consumes no scripted answer).
+      const invalid = refusalOf(route.api, body);
+      if (invalid !== null) return sendJson(response, invalid.status, invalid.body);
       const answer = queues.get(model)?.shift();
       if (answer === undefined)
         return sendJson(response, 400, {

@@ -190,6 +190,18 @@ class AnthropicWriter {
       this.messages.push(target);
     }
     delete target.plain;
+    // A result recorded after other input (user text, an image) goes ahead of it: Anthropic wants tool_result
+    // blocks first. The person reading the replay is told, since the order differs from the recording.
+    if (target.blocks.length > 0)
+      this.adjustments.push({
+        index,
+        change: `the tool_result for ${call.callId} was recorded after other content of its user message: it is sent first (Anthropic requires tool_result blocks ahead of other content)`,
+      });
+    else if (target !== this.messages.at(-1))
+      this.adjustments.push({
+        index,
+        change: `the tool_result for ${call.callId} was recorded later in the history: it is sent in the user message right after its tool_use`,
+      });
     const base = this.same && raw?.type === "tool_result" ? without(raw, ["content", "is_error"]) : {};
     const send = blocksToSend(event.content, this.same);
     const content =

@@ -506,7 +506,14 @@ describe("renderHistory → anthropic", () => {
         { role: "assistant", content: [{ type: "text", text: "waiting on the tool" }] },
       ],
     });
-    expect(anthropic.adjustments).toEqual([{ index: null, change: expect.stringContaining("placeholder user turn") }]);
+    // The result was recorded after the user's text: sending it first is a change, and it is listed.
+    expect(anthropic.adjustments).toEqual([
+      {
+        index: 3,
+        change: expect.stringMatching(/tool_result for toolu_01X was recorded after other content.*sent first/),
+      },
+      { index: null, change: expect.stringContaining("placeholder user turn") },
+    ]);
     expect(field(renderHistory(events, 4, "openai-chat").request, "messages")).toEqual([
       {
         role: "assistant",

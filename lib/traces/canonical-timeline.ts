@@ -20,8 +20,13 @@ export type TimelineRows = {
 export type CanonicalTimeline = {
   events: CanonicalEvent[];
   declarations: ToolDeclaration[];
-  /** The vendor format of an imported thread; null for live threads. */
+  /** The vendor format of an imported thread (a fork's: its target's); null for live threads. */
   format: FormatName | null;
+  /**
+   * The encoding the events' raw items and the declarations are in, for renderers (RenderOptions.sourceFormat):
+   * an import's format; a fork's history format (its own rows are read generically in any encoding).
+   */
+  sourceFormat: FormatName | null;
   /** Rows that are not part of what a model sees (import bookkeeping, timeouts, cancellations), by kind. */
   omitted: Record<string, number>;
 };
@@ -114,6 +119,7 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
   const steps = new StepCounter();
   let importedDeclarations: ToolDeclaration[] | null = null;
   let format: FormatName | null = null;
+  let sourceFormat: FormatName | null = null;
   const omit = (kind: string) => {
     omitted[kind] = (omitted[kind] ?? 0) + 1;
   };
@@ -134,6 +140,12 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
         if (isRecord(metadata)) {
           importedDeclarations = declarationsFrom(metadata.declarations);
           if (isFormatName(metadata.format)) format = metadata.format;
+          sourceFormat =
+            "historyFormat" in metadata
+              ? isFormatName(metadata.historyFormat)
+                ? metadata.historyFormat
+                : null
+              : format;
         }
         omit(row.kind);
         return;
@@ -276,7 +288,13 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
     }
   });
 
-  return { events, declarations: importedDeclarations ?? declarationsOfCalls(rows.calls), format, omitted };
+  return {
+    events,
+    declarations: importedDeclarations ?? declarationsOfCalls(rows.calls),
+    format,
+    sourceFormat,
+    omitted,
+  };
 }
 
 // Live error events store {layer} in dataJson too; they are not imports, so `data` above is empty for them.

@@ -100,6 +100,7 @@ async function loadTrace(db: Database, thread: Thread): Promise<ReplayTrace> {
     title: thread.record.title,
     vendor: thread.record.vendor,
     format: timeline.format,
+    sourceFormat: timeline.sourceFormat,
     events: timeline.events,
     declarations: timeline.declarations,
     omitted: timeline.omitted,
@@ -241,6 +242,7 @@ async function windowSource(
     title: thread.record.title,
     vendor: thread.record.vendor,
     format: null,
+    sourceFormat: null,
     declarations: window.declarations,
     omitted: window.omitted,
     total: window.total,
@@ -283,7 +285,7 @@ async function traceSource(
           step,
           encoding,
           trace.declarations,
-          renderOptions(trace.format),
+          renderOptions(trace.sourceFormat),
         );
         return {
           rendered,

@@ -6,6 +6,7 @@ import type { CanonicalEvent, FormatName, ToolDeclaration } from "../formats/can
 import { AppError } from "../http/app-error.ts";
 import { renderHistory } from "../replay/render-history.ts";
 import { toCanonicalTimeline } from "./canonical-timeline.ts";
+import { defaultReplayVendor } from "./replay-step.ts";
 import { findThread } from "./repository/threads.ts";
 import { readAllEvents, readCalls, readResults } from "./repository/timeline-reads.ts";
 import type { ReplayResult, ReplayVendorName } from "./schemas.ts";
@@ -16,6 +17,8 @@ export type ReplayTrace = {
   title: string | null;
   vendor: string | null;
   format: FormatName | null;
+  /** The encoding of the events' raw items and declarations (lib/traces/canonical-timeline): render with this. */
+  sourceFormat: FormatName | null;
   events: CanonicalEvent[];
   declarations: ToolDeclaration[];
   omitted: Record<string, number>;
@@ -34,6 +37,7 @@ export async function getReplayTrace(options: { groupId: string; database?: Data
     title: thread.record.title,
     vendor: thread.record.vendor,
     format: timeline.format,
+    sourceFormat: timeline.sourceFormat,
     events: timeline.events,
     declarations: timeline.declarations,
     omitted: timeline.omitted,
@@ -59,19 +63,21 @@ export async function getReplayTraceView(options: {
  */
 export async function renderThreadHistory(options: {
   groupId: string;
-  vendor: ReplayVendorName;
+  /** Default: the thread's own encoding (defaultReplayVendor). */
+  vendor?: ReplayVendorName;
   step?: number;
   database?: Database;
 }): Promise<ReplayResult> {
   const trace = await getReplayTrace(options);
   const total = trace.events.length;
   const step = Math.min(options.step ?? total, total);
-  const rendered = renderHistory(trace.events, step, options.vendor, trace.declarations, {
-    sourceFormat: trace.format,
+  const vendor = options.vendor ?? defaultReplayVendor(trace.format, trace.vendor);
+  const rendered = renderHistory(trace.events, step, vendor, trace.declarations, {
+    sourceFormat: trace.sourceFormat,
   });
   return {
     group_id: trace.groupId,
-    vendor: options.vendor,
+    vendor,
     step,
     total,
     request: rendered.request,

@@ -82,7 +82,8 @@ export const replayQuerySchema = z
   .object({
     vendor: z
       .enum(REPLAY_VENDORS, { error: `vendor must be one of ${REPLAY_VENDORS.join(", ")}` })
-      .default("anthropic"),
+      .optional()
+      .describe("The encoding; default: the thread's own (its import format or its calls' vendor, else anthropic)"),
     step: z.coerce.number().int().min(0).optional().describe("Events included (0 = none); default: all"),
     part: z
       .enum(["result", "request"])
