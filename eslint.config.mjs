@@ -7,13 +7,13 @@ import nextTypeScript from "eslint-config-next/typescript";
 // up — so no two lib folders can import each other, directly or around a loop. A new lib folder must be
 // placed here; linting stops with a message until it is.
 const LIB_LAYERS = [
-  ["http", "results", "formats"], // foundations: HTTP primitives and pure analysis, no other lib folder
+  ["http", "results", "formats", "pricing"], // foundations: HTTP primitives and pure analysis (pricing: the price table), no other lib folder
   ["db", "replay", "models"], // the database client; replay renderers (pure, over formats); model targets and API clients
   ["access"], // who may call what (sessions, keys)
   ["api"], // the endpoint pipeline: access check, handler, error mapping
   ["audit"], // what an import marked, secret masking for pages, who revealed or read exact text (lib/audit)
   ["outbox", "intercept"], // the durable outbox of outgoing deliveries; breakpoint and fault rules (in the path)
-  ["ingest", "calls", "subscriptions", "users"], // domains (users: access administration — keys, users, sign-in routes)
+  ["ingest", "calls", "subscriptions", "users", "model-turns"], // domains (model-turns: the one store of model turns) (users: access administration — keys, users, sign-in routes)
   ["events", "pending", "threads", "health", "insights", "deliveries", "lifecycle", "relay"], // relay: in the path (relay routes, holds, answers, approvals)
   ["overview", "traces", "otel", "explorer"], // otel maps spans onto threads, calls, results and events (the domains below); explorer: calls across threads
   ["forks"], // a fork is a thread written like an import, replayed, sent to a model (traces, replay, models below)
