@@ -11,7 +11,7 @@ ALTER COLUMN "historyEvents" SET DEFAULT 0,
 ALTER COLUMN "requestSha256" SET DEFAULT '',
 ALTER COLUMN "requestBytes" SET DEFAULT 0;
 
--- Hand-edited: existing turns are fork turns; their thread and model come from their ForkRun.
+-- Hand-edited: existing turns are fork turns, their thread and model come from their ForkRun.
 UPDATE "ModelTurn" t SET "threadId" = r."threadId", "model" = r."model" FROM "ForkRun" r WHERE r."id" = t."forkRunId";
 ALTER TABLE "ModelTurn" ALTER COLUMN "threadId" SET NOT NULL;
 

@@ -35,7 +35,7 @@ CREATE TABLE "new_ModelTurn" (
     CONSTRAINT "ModelTurn_eventId_fkey" FOREIGN KEY ("eventId") REFERENCES "Event" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "ModelTurn_forkRunId_fkey" FOREIGN KEY ("forkRunId") REFERENCES "ForkRun" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
--- Hand-edited: existing turns are fork turns; their thread and model come from their ForkRun.
+-- Hand-edited: existing turns are fork turns, their thread and model come from their ForkRun.
 INSERT INTO "new_ModelTurn" ("cachedInputTokens", "errorText", "finishedAt", "forkRunId", "heartbeatAt", "historyEvents", "httpStatus", "id", "inputTokens", "liveJson", "ordinal", "outputTokens", "reasoningTokens", "requestBytes", "requestSha256", "responseJson", "skippedJson", "startedAt", "status", "stopReason", "toolCalls", "totalTokens", "usageJson", "threadId", "model", "source") SELECT t."cachedInputTokens", t."errorText", t."finishedAt", t."forkRunId", t."heartbeatAt", t."historyEvents", t."httpStatus", t."id", t."inputTokens", t."liveJson", t."ordinal", t."outputTokens", t."reasoningTokens", t."requestBytes", t."requestSha256", t."responseJson", t."skippedJson", t."startedAt", t."status", t."stopReason", t."toolCalls", t."totalTokens", t."usageJson", r."threadId", r."model", 'fork' FROM "ModelTurn" t JOIN "ForkRun" r ON r."id" = t."forkRunId";
 DROP TABLE "ModelTurn";
 ALTER TABLE "new_ModelTurn" RENAME TO "ModelTurn";
