@@ -10,6 +10,7 @@ export const LIB_LAYERS = [
       http: "request handling: body limits, JSON and query parsing, the error type and its status map, replies, the Next and Node adapters",
       results: "pure result analysis: envelope, MCP content, output schema, flags, display segments, text codec",
       formats: "vendor transcript adapters (Anthropic, OpenAI Chat and Responses, Gemini, MCP, agent stream)",
+      pricing: "the price table: per-million-token prices by model, with its date and source (overridable)",
     },
   },
   {
@@ -49,6 +50,7 @@ export const LIB_LAYERS = [
       calls: "one call and what came back for it (the call page), deadlines and timeouts",
       subscriptions: "active and cancelled subscriptions (the /subscriptions page)",
       users: "access administration: keys, users, setup and sign-in routes",
+      "model-turns": "the one store of model turns (OTLP chat spans, imports, forks): model, tokens, latency, stop reason",
     },
   },
   {

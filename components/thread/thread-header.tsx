@@ -4,6 +4,7 @@ import { ExportButton } from "@/components/export/export-button.tsx";
 import { ReplayLink } from "@/components/replay/replay-link.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import { ThreadFigures } from "./thread-figures.tsx";
+import { ThreadUsage } from "@/components/model-turns/thread-usage.tsx";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { ThreadSummary } from "@/lib/threads/schemas.ts";
 
@@ -27,6 +28,7 @@ export function ThreadHeader({ summary }: { summary: ThreadSummary }) {
         </div>
       </div>
       <ThreadFigures initial={summary} />
+      <ThreadUsage initial={summary} />
     </div>
   );
 }

@@ -12,14 +12,32 @@ import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallBrief } from "@/lib/threads/schemas.ts";
 import type { TimelineWindow } from "./use-timeline-window.ts";
 import { barLabel, barOutcome } from "./waterfall-bar.ts";
+import { TurnBarLine } from "@/components/model-turns/turn-bar-line.tsx";
+import { turnSpan } from "@/components/model-turns/turn-bar.ts";
+import type { ModelTurnBrief } from "@/lib/model-turns/schemas.ts";
 
 const LINE_PX = 28;
 
-type Bar = { call: CallBrief; eventId: number; start: number; end: number; open: boolean; batch: number | null };
+type Bar = {
+  call: CallBrief | null;
+  /** A model turn's bar (lib/model-turns) instead of a call's. */
+  turn?: ModelTurnBrief;
+  eventId: number;
+  start: number;
+  end: number;
+  open: boolean;
+  batch: number | null;
+};
 
 function barsOf(win: TimelineWindow, now: number | null): Bar[] {
   const bars: Bar[] = [];
+  const turns = new Map(win.state.events.flatMap((event) => (event.turn ? [[event.id, event.turn] as const] : [])));
   for (const row of win.rows) {
+    if (row.kind === "event") {
+      const turn = turns.get(row.eventId);
+      if (turn) bars.push({ call: null, turn, eventId: row.eventId, ...turnSpan(turn), open: false, batch: null });
+      continue;
+    }
     if (row.kind !== "call") continue;
     const call = win.state.calls.get(row.callRowId);
     if (!call) continue;
@@ -72,7 +90,7 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
         ref={scrollRef}
         className="timeline-scroll wf-scroll"
         role="list"
-        aria-label="Waterfall of calls"
+        aria-label="Waterfall of calls and model turns"
         data-testid="waterfall"
       >
         {bars.length === 0 ? <p className="muted timeline-empty">No calls in view.</p> : null}
@@ -80,6 +98,24 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
           {virtualizer.getVirtualItems().map((item) => {
             const bar = bars[item.index];
             if (!bar) return null;
+            if (bar.turn) {
+              const offset = bar.start - origin;
+              return (
+                <TurnBarLine
+                  key={item.key}
+                  turn={bar.turn}
+                  index={item.index}
+                  top={item.start}
+                  minHeight={LINE_PX}
+                  measureElement={virtualizer.measureElement}
+                  target={target?.eventId === bar.eventId}
+                  offsetMs={offset}
+                  left={pct(offset)}
+                  width={pct(bar.end - bar.start)}
+                />
+              );
+            }
+            if (!bar.call) return null;
             const tool = presentUntrustedText(bar.call.toolName);
             const offset = bar.start - origin;
             const duration = bar.end - bar.start;

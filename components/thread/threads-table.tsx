@@ -4,6 +4,7 @@ import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { ThreadListItem } from "@/lib/threads/schemas.ts";
 import { threadHref } from "@/components/ui/hrefs.ts";
+import { CostCell, TokensCell } from "@/components/model-turns/usage-cells.tsx";
 
 function Count({ value, tone, label }: { value: number; tone?: "bad" | "warn" | "pending"; label: string }) {
   if (value === 0)
@@ -44,6 +45,12 @@ export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
             <th scope="col" className="num">
               Results
             </th>
+            <th scope="col" className="num">
+              Tokens
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
             <th scope="col">Last activity</th>
           </tr>
         </thead>
@@ -82,6 +89,12 @@ export function ThreadsTable({ threads }: { threads: ThreadListItem[] }) {
                 <Count value={thread.counts.timedOut} tone="warn" label="timed-out calls" />
               </td>
               <td className="num">{thread.counts.results.toLocaleString("en-US")}</td>
+              <td className="num">
+                <TokensCell usage={thread.usage} />
+              </td>
+              <td className="num">
+                <CostCell usage={thread.usage} />
+              </td>
               <td className="nowrap">
                 <TimeAgo iso={thread.lastActivityAt} />
               </td>

@@ -13,6 +13,7 @@ import type { CallBrief, EventText, TimelineEvent } from "@/lib/threads/schemas.
 import type { TimelineRow } from "@/lib/threads/timeline-rows.ts";
 import { fetchJson } from "@/components/ui/fetch-json.ts";
 import { CallRowDetails } from "./call-row-details.tsx";
+import { ModelTurnRowBody } from "@/components/model-turns/model-turn-row.tsx";
 
 export type TimelineRowProps = {
   row: TimelineRow;
@@ -38,6 +39,7 @@ export type TimelineRowProps = {
 export function estimateRowSize(row: TimelineRow | undefined, event: TimelineEvent | undefined): number {
   if (!row || row.kind === "call") return 56;
   if (row.kind === "batch") return 31;
+  if (event?.turn) return 57;
   const text = event?.text ?? "";
   const twoLines = text.length > 110 || text.includes("\n");
   return twoLines ? 77 : 57;
@@ -282,6 +284,8 @@ export const TimelineRowView = memo(function TimelineRowView(props: TimelineRowP
               Call #{row.callRowId}
             </span>
           )
+        ) : event?.turn ? (
+          <ModelTurnRowBody turn={event.turn} titleId={titleId} />
         ) : event ? (
           <EventRowBody
             event={event}

@@ -289,8 +289,15 @@ export async function openTurn(
     data: { status: "running", cancelRequested: false, updatedAt: options.at },
   });
   if (moved.count !== 1) return null;
+  const run = await tx.forkRun.findUniqueOrThrow({
+    where: { id: options.forkRunId },
+    select: { threadId: true, model: true },
+  });
   const turn = await tx.modelTurn.create({
     data: {
+      threadId: run.threadId,
+      source: "fork",
+      model: run.model,
       forkRunId: options.forkRunId,
       ordinal: options.ordinal,
       status: "streaming",

@@ -21,11 +21,14 @@ import {
 } from "./span-views.ts";
 import { nanosToMillis, type OtelSpan } from "./otlp-types.ts";
 import { ID_MAX, identifierProblem } from "../ingest/schemas.ts";
+import type { TurnFigures } from "../model-turns/records.ts";
+import { MODEL_TURN_EVENT } from "../model-turns/schemas.ts";
+import { chatDurationMs, chatTurnFigures } from "./chat-turn.ts";
 
 /** Room left in a call key for the suffixes newCallKey adds (`@` + 8 hex, `#n`). */
 const CALL_KEY_BASE_MAX = ID_MAX - 24;
 
-export type ItemKind = "message" | "reasoning" | "tool_call" | "tool_result" | "error";
+export type ItemKind = "message" | "reasoning" | "tool_call" | "tool_result" | "error" | "model_turn";
 
 export type MappedItem = {
   /** Unique within the trace and stable across re-mappings: what the reconciliation matches stored rows by. */
@@ -37,6 +40,8 @@ export type MappedItem = {
   step: number | null;
   occurredAt: Date;
   dataJson: string;
+  /** A model_turn item's figures (also in dataJson, so the digest covers them): written to lib/model-turns. */
+  turn?: { figures: TurnFigures; startedAt: Date; finishedAt: Date; durationMs: number };
   /** sha256 (16 hex) of everything above: a stored row with the same key and digest is kept as is. */
   digest: string;
 };
@@ -245,6 +250,7 @@ class TraceMapper {
       if (!this.isNew(message, seen)) return;
       this.message(message, `${chat.span.spanId}:in:${index}`, step, at(chat.span.startNs), chat, null);
     });
+    this.modelTurn(chat, step);
     const requested: string[] = [];
     (chat.output ?? []).forEach((message, index) => {
       this.isNew(message, seen);
@@ -259,6 +265,23 @@ class TraceMapper {
     for (const callKey of requested) this.result(callKey, step);
     const error = spanError(chat.span);
     if (error) this.error(error, chat.span, step, "model", null);
+  }
+
+  /** The model call itself as a timeline row: after the messages it was sent, before what it answered. */
+  private modelTurn(chat: ChatView, step: number): void {
+    const figures = chatTurnFigures(chat);
+    const durationMs = chatDurationMs(chat);
+    this.push({
+      key: `${chat.span.spanId}:turn`,
+      kind: MODEL_TURN_EVENT,
+      role: "assistant",
+      text: null,
+      callKey: null,
+      step,
+      occurredAt: at(chat.span.startNs),
+      dataJson: this.data([chat.span.spanId], { turn: figures, durationMs }),
+      turn: { figures, startedAt: at(chat.span.startNs), finishedAt: at(chat.span.endNs), durationMs },
+    });
   }
 
   /** Writes one message's items; returns the call keys it requested. */

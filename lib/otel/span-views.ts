@@ -158,7 +158,10 @@ export function chatView(span: OtelSpan, containers = false): ChatView | null {
   const op = operation(span);
   const hasGenAiMessages =
     attributes["gen_ai.input.messages"] !== undefined || attributes["gen_ai.output.messages"] !== undefined;
-  if (hasGenAiMessages && (op === null || CHAT_OPERATIONS.has(op) || (containers && op === "invoke_agent"))) {
+  // A chat span with no message attributes (content capture off) is still a model call: its model, tokens and
+  // duration are a model turn.
+  const chatOperation = op !== null && CHAT_OPERATIONS.has(op);
+  if ((hasGenAiMessages && (op === null || chatOperation || (containers && op === "invoke_agent"))) || chatOperation) {
     return {
       span,
       convention: "gen_ai",

@@ -23,6 +23,8 @@ import {
   type ExistingCall,
 } from "./repository.ts";
 import { analyzedResult, callRow, eventRow, type TraceState } from "./rows.ts";
+import { modelTurnRecord } from "../model-turns/records.ts";
+import { insertModelTurns } from "../model-turns/repository.ts";
 
 export type MappedTrace = { plan: TracePlan; mapping: TraceMapping };
 export type ThreadWrite = { thread: ThreadWork; traces: MappedTrace[] };
@@ -94,6 +96,7 @@ export async function writeThreads(
     traceKept.set(item.key, eventIds[index] ?? 0);
     kept.set(traceId, traceKept);
   });
+  await writeTurns(tx, inserts, eventIds, threadIds);
 
   await upsertTraces(
     tx,
@@ -238,4 +241,36 @@ async function writeCalls(
     const resultId = callId === undefined ? undefined : byCall.get(callId);
     if (resultId !== undefined) resultIds.set(ref, resultId);
   }
+}
+
+/**
+ * A model turn's figures go to the one model-turn store, tied to its row: a kept row keeps its turn, a deleted
+ * row takes its turn with it (ModelTurn.eventId cascades).
+ */
+async function writeTurns(
+  tx: DriverConnection,
+  inserts: { groupId: string; item: MappedItem }[],
+  eventIds: number[],
+  threadIds: Map<string, number>,
+): Promise<void> {
+  await insertModelTurns(
+    tx,
+    inserts.flatMap(({ groupId, item }, index) => {
+      const threadId = threadIds.get(groupId);
+      const eventId = eventIds[index];
+      if (!item.turn || threadId === undefined || eventId === undefined) return [];
+      return [
+        modelTurnRecord({
+          threadId,
+          eventId,
+          source: "otel",
+          ordinal: item.step ?? 0,
+          figures: item.turn.figures,
+          startedAt: item.turn.startedAt,
+          finishedAt: item.turn.finishedAt,
+          durationMs: item.turn.durationMs,
+        }),
+      ];
+    }),
+  );
 }

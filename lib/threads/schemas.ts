@@ -1,6 +1,7 @@
 // Owns the threads list and timeline contracts: zod schemas for their query strings and the DTO types
 // that routes, pages and client components share. Client-safe (no server imports).
 import { z } from "zod";
+import type { ModelTurnBrief, ThreadCost, ThreadUsageBrief, TurnUsage } from "../model-turns/schemas.ts";
 
 export const CALL_STATUSES = ["pending", "completed", "errored", "timed_out", "cancelled", "auth_required"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
@@ -73,6 +74,8 @@ export type ThreadListItem = {
   counts: ThreadCounts;
   /** The most used tool names in the thread (at most 4), most used first. */
   tools: string[];
+  /** Model turns, tokens and cost (null when no model turn has a known price); null when it has no turns. */
+  usage: ThreadUsageBrief | null;
 };
 
 export type ThreadListPage = {
@@ -207,6 +210,8 @@ export type TimelineEvent = {
   layer: string | null;
   callRowId: number | null;
   resultId: number | null;
+  /** A model_turn row's figures (lib/model-turns); null on every other row. */
+  turn?: ModelTurnBrief | null;
 };
 
 export type TimelinePage = {
@@ -239,6 +244,11 @@ export type ThreadSummary = {
   lastActivityAt: string;
   counts: ThreadCounts;
   eventCount: number;
+  /** Model turns from every way in (OTLP chat spans, imports, forks) and their summed tokens. */
+  modelTurns: number;
+  usage: TurnUsage;
+  /** At the server's price table; a model it does not know is listed, never priced at 0. */
+  cost: ThreadCost;
 };
 
 /** Full text of one timeline event (GET /api/threads/{groupId}/events/{eventId}/text). */

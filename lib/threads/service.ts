@@ -1,6 +1,7 @@
 // The threads list and the thread timeline: filters and keyset cursors in, plain DTOs out. Bodies are
 // never loaded whole here; previews are cut, masked and made visible before they leave the server.
 import "server-only";
+import { threadTurnTotals, usageOfThreads } from "../model-turns/service.ts";
 import { SecretMasker } from "../audit/mask.ts";
 import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
@@ -118,7 +119,11 @@ export async function listThreads(options: {
   }
 
   const ids = rows.map((row) => row.id);
-  const [counts, tools] = await Promise.all([countsFor(db, ids), countToolsByThread(db.client, ids)]);
+  const [counts, tools, usage] = await Promise.all([
+    countsFor(db, ids),
+    countToolsByThread(db.client, ids),
+    usageOfThreads(db, ids),
+  ]);
   const toolsByThread = new Map<number, { toolName: string; calls: number }[]>();
   for (const tool of tools) toolsByThread.set(tool.threadId, [...(toolsByThread.get(tool.threadId) ?? []), tool]);
 
@@ -133,6 +138,7 @@ export async function listThreads(options: {
       .sort((a, b) => b.calls - a.calls || a.toolName.localeCompare(b.toolName))
       .slice(0, 4)
       .map((tool) => tool.toolName),
+    usage: usage.get(row.id) ?? null,
   }));
   return { threads, nextCursor, prevCursor };
 }
@@ -151,7 +157,11 @@ export async function getThreadSummary(options: {
   const db = options.database ?? (await getDatabase());
   const thread = await findThreadByGroupId(db.client, options.groupId);
   if (!thread) return null;
-  const [counts, eventCount] = await Promise.all([countsFor(db, [thread.id]), countThreadEvents(db.client, thread.id)]);
+  const [counts, eventCount, turns] = await Promise.all([
+    countsFor(db, [thread.id]),
+    countThreadEvents(db.client, thread.id),
+    threadTurnTotals(db, thread.id),
+  ]);
   return {
     groupId: thread.groupId,
     title: thread.title === null ? null : new SecretMasker().text(thread.title),
@@ -160,6 +170,9 @@ export async function getThreadSummary(options: {
     lastActivityAt: thread.lastActivityAt,
     counts: counts.get(thread.id) ?? emptyCounts(),
     eventCount,
+    modelTurns: turns.modelTurns,
+    usage: turns.usage,
+    cost: turns.cost,
   };
 }
 

@@ -1,6 +1,8 @@
 // Owns the timeline page DTO: event rows in, TimelineEvent / CallBrief out, with short, masked previews
 // of texts read as heads (never whole bodies). Used by every window read of the thread page.
 import "server-only";
+import { MODEL_TURN_EVENT } from "../model-turns/schemas.ts";
+import { turnBriefsByEvent } from "../model-turns/service.ts";
 import type { Database } from "../db/client.ts";
 import { previewUntrustedText } from "../calls/untrusted-text.ts";
 import { chooseDisplay } from "../results/display.ts";
@@ -24,7 +26,7 @@ const RESULT_PREVIEW = 240;
 const DISPLAY_AS_HEAD = 4000;
 const DISPLAY_LABEL = 160;
 
-const NO_TEXT_KINDS = new Set(["tool_call", "tool_result", "timeout"]);
+const NO_TEXT_KINDS = new Set(["tool_call", "tool_result", "timeout", MODEL_TURN_EVENT]);
 
 /** Calls and paired results keep their text on their own rows; a result with no call (an import's orphan) keeps it on the event. */
 function eventCarriesText(row: { kind: string; toolCallId: number | null }): boolean {
@@ -162,6 +164,10 @@ export async function buildTimelinePage(
     ),
   ]);
   const latestByCall = new Map(latest.map((row) => [row.toolCallId, toResultBrief(row, resultHeads)]));
+  const turns = await turnBriefsByEvent(
+    db,
+    rows.filter((row) => row.kind === MODEL_TURN_EVENT).map((row) => row.id),
+  );
   const events: TimelineEvent[] = rows.map((row) => {
     const text = eventCarriesText(row)
       ? headPreview(eventHeads, row.id, "text", row.textEscaped, EVENT_TEXT_PREVIEW)
@@ -178,6 +184,7 @@ export async function buildTimelinePage(
       layer: row.kind === "error" ? errorLayer(row.dataJson) : null,
       callRowId: row.toolCallId,
       resultId: row.resultId,
+      turn: turns.get(row.id) ?? null,
     };
   });
   return {
