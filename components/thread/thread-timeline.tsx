@@ -3,7 +3,7 @@
 // wherever the reader goes — search and filters, next / previous error, pending, low confidence, step N or a
 // call id, top and end — shown as virtualized rows or as a waterfall, then kept live once it reaches the end.
 // Data: use-timeline-window.ts; scroll and focus: use-timeline-feed.ts; keys: use-timeline-keys.ts.
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import "./thread-nav.css";
 import type { TimelineFilter, TimelinePage } from "@/lib/threads/schemas.ts";
 import { ThreadWaterfall } from "./thread-waterfall.tsx";
@@ -35,10 +35,6 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
   const [view, setView] = useState<"rows" | "waterfall">("rows");
   const [message, setMessage] = useState<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const sectionRef = useRef<HTMLElement>(null);
-  // Marks the timeline interactive once its key listeners are attached (same commit): tests wait for it instead
-  // of pressing keys into a page that has not hydrated yet.
-  useEffect(() => sectionRef.current?.setAttribute("data-interactive", "true"), []);
   const goToRef = useRef<HTMLInputElement>(null);
   const { state, rows } = win;
 
@@ -84,7 +80,7 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
           : "Live";
 
   return (
-    <section ref={sectionRef} className="timeline" aria-label="Timeline">
+    <section className="timeline" aria-label="Timeline">
       <div className="timeline-toolbar">
         <TimelineSearch
           key={`${win.filter.q ?? ""}|${win.filter.only ?? ""}`}
