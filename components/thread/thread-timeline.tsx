@@ -9,9 +9,10 @@ import type { TimelineFilter, TimelinePage } from "@/lib/threads/schemas.ts";
 import { ThreadWaterfall } from "./thread-waterfall.tsx";
 import { TimelineFeed } from "./timeline-feed.tsx";
 import { TimelineNav, TimelineSearch, type NavTarget } from "./timeline-toolbar.tsx";
-import { useTimelineFeed } from "./use-timeline-feed.ts";
+import { useTimelineFeed, type TimelineFeedController } from "./use-timeline-feed.ts";
+import { useThreadUrl, type SharedRow } from "./use-thread-url.ts";
 import { useTimelineKeys } from "./use-timeline-keys.ts";
-import { END_ID, useTimelineWindow } from "./use-timeline-window.ts";
+import { END_ID, useTimelineWindow, type TimelineWindow } from "./use-timeline-window.ts";
 
 const NOT_FOUND: Record<NavTarget | "match", string> = {
   errors: "error",
@@ -19,6 +20,14 @@ const NOT_FOUND: Record<NavTarget | "match", string> = {
   low_confidence: "low-confidence result",
   match: "match",
 };
+
+/** The row the address names: the current one once the reader (or a jump) has moved it. */
+function sharedRow(win: TimelineWindow, feed: TimelineFeedController): SharedRow {
+  const row = feed.focusKey === null ? undefined : win.rows[feed.focusIndex];
+  if (row?.kind === "event") return { event: row.eventId };
+  const callKey = row?.kind === "call" ? win.state.calls.get(row.callRowId)?.callKey : undefined;
+  return callKey === undefined ? null : { call: callKey };
+}
 
 type Props = {
   groupId: string;
@@ -38,6 +47,8 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
   const goToRef = useRef<HTMLInputElement>(null);
   const { state, rows } = win;
 
+  // The address follows the filter and, once the reader has moved, their row (use-thread-url.ts).
+  useThreadUrl(win.filter, sharedRow(win, feed));
   const focusedEventId = (() => {
     const row = rows[feed.focusIndex];
     return row && row.kind !== "batch" ? row.eventId : null;

@@ -19,7 +19,7 @@ export function useTimelineFeed(win: TimelineWindow) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // Focus follows a row (by key), not a position: rows prepended above it leave it focused.
   const rowKeys = useMemo(() => rows.map((row) => row.key), [rows]);
-  const { focusIndex, moveTo, selectFocused: setFocusIndex } = useRowFocus(rowKeys, scrollRef);
+  const { focusKey, focusIndex, moveTo, selectFocused: setFocusIndex } = useRowFocus(rowKeys, scrollRef);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
 
   // The app does not run the React Compiler; the virtualizer is used exactly as TanStack documents it.
@@ -133,6 +133,8 @@ export function useTimelineFeed(win: TimelineWindow) {
     scrollRef,
     virtualizer,
     items,
+    /** The current row's key once the reader (or a jump) has moved it; null before. */
+    focusKey,
     focusIndex,
     setFocusIndex,
     focusRow,

@@ -74,13 +74,14 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
   const groupId = decodeSegment((await params).groupId);
   const [summary, held] = await Promise.all([getThreadSummary({ groupId }), getHeldPage({ groupId })]);
   if (!summary) notFound();
+  // One scroller: .thread-page fills what the viewport leaves under the app header, the timeline the rest of it.
   return (
-    <>
+    <div className="thread-page">
       <ThreadHeader summary={summary} />
       <ThreadHeldNotice groupId={summary.groupId} initial={held} />
       <Suspense fallback={<TimelineSkeleton />}>
         <ThreadBody groupId={summary.groupId} searchParams={await searchParams} />
       </Suspense>
-    </>
+    </div>
   );
 }
