@@ -8,18 +8,13 @@ import "./thread-nav.css";
 import type { TimelineFilter, TimelinePage } from "@/lib/threads/schemas.ts";
 import { ThreadWaterfall } from "./thread-waterfall.tsx";
 import { TimelineFeed } from "./timeline-feed.tsx";
-import { TimelineNav, TimelineSearch, type NavTarget } from "./timeline-toolbar.tsx";
+import { TimelineNav, TimelineSearch } from "./timeline-toolbar.tsx";
 import { useTimelineFeed, type TimelineFeedController } from "./use-timeline-feed.ts";
-import { useThreadUrl, type SharedRow } from "./use-thread-url.ts";
+import { useThreadUrl, type SharedRow, type TimelineView } from "./use-thread-url.ts";
+import { useTimelineNavigation } from "./use-timeline-navigation.ts";
 import { useTimelineKeys } from "./use-timeline-keys.ts";
-import { END_ID, useTimelineWindow, type TimelineWindow } from "./use-timeline-window.ts";
-
-const NOT_FOUND: Record<NavTarget | "match", string> = {
-  errors: "error",
-  pending: "pending call",
-  low_confidence: "low-confidence result",
-  match: "match",
-};
+import { useTimelineWindow, type TimelineWindow } from "./use-timeline-window.ts";
+import type { Zoom } from "./waterfall-scale.ts";
 
 /** The row the address names: the current one once the reader (or a jump) has moved it. */
 function sharedRow(win: TimelineWindow, feed: TimelineFeedController): SharedRow {
@@ -34,44 +29,30 @@ type Props = {
   initialPage: TimelinePage;
   initialFilter?: TimelineFilter;
   initialTarget?: number | null;
+  /** From the address (?view=, ?wf=): a shared link opens the same view. */
+  initialView?: TimelineView;
+  initialZoom?: Zoom | null;
 };
 
-// Over 80 lines: the composition of the toolbar, status line and views; the logic lives in the three hooks.
-
-export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initialTarget = null }: Props) {
+export function ThreadTimeline({
+  groupId,
+  initialPage,
+  initialFilter = {},
+  initialTarget = null,
+  initialView = "rows",
+  initialZoom = null,
+}: Props) {
   const win = useTimelineWindow({ groupId, initialPage, initialFilter, initialTarget });
   const feed = useTimelineFeed(win);
-  const [view, setView] = useState<"rows" | "waterfall">("rows");
-  const [message, setMessage] = useState<string | null>(null);
+  const [view, setView] = useState<TimelineView>(initialView);
+  const [zoom, setZoom] = useState<Zoom | null>(initialZoom);
   const searchRef = useRef<HTMLInputElement>(null);
   const goToRef = useRef<HTMLInputElement>(null);
   const { state, rows } = win;
 
-  // The address follows the filter and, once the reader has moved, their row (use-thread-url.ts).
-  useThreadUrl(win.filter, sharedRow(win, feed));
-  const focusedEventId = (() => {
-    const row = rows[feed.focusIndex];
-    return row && row.kind !== "batch" ? row.eventId : null;
-  })();
-  const next = (target: NavTarget | "match", direction: "next" | "prev") => {
-    if (target === "match" && !win.filter.q && !win.filter.only) return;
-    const from = focusedEventId ?? (direction === "next" ? 0 : END_ID);
-    setMessage(null);
-    void win.locate({ target, direction, from, q: win.filter.q, only: win.filter.only }).then((found) => {
-      if (!found) setMessage(`No ${direction === "next" ? "later" : "earlier"} ${NOT_FOUND[target]}.`);
-    });
-  };
-  const goTo = (value: string) => {
-    setMessage(null);
-    const step = /^#?\d+$/.test(value) ? Number(value.replace("#", "")) : null;
-    void (async () => {
-      if (step !== null && (await win.locate({ step }))) return;
-      if (!(await win.locate({ call: value })))
-        setMessage(
-          step !== null ? `No step ${step} or call "${value}" in this thread.` : `No call "${value}" in this thread.`,
-        );
-    })();
-  };
+  // The address follows the filter, the view, the zoom and, once the reader has moved, their row.
+  useThreadUrl({ filter: win.filter, row: sharedRow(win, feed), view, zoom });
+  const { next, goTo, message } = useTimelineNavigation(win, feed);
   useTimelineKeys(win, feed, {
     next,
     focusSearch: () => searchRef.current?.focus(),
@@ -144,7 +125,11 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
           Jump to end
         </button>
       </div>
-      {view === "rows" ? <TimelineFeed win={win} feed={feed} groupId={groupId} /> : <ThreadWaterfall win={win} />}
+      {view === "rows" ? (
+        <TimelineFeed win={win} feed={feed} groupId={groupId} />
+      ) : (
+        <ThreadWaterfall win={win} zoom={zoom} onZoom={setZoom} />
+      )}
     </section>
   );
 }
