@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { SHORTCUTS } from "../components/layout/shortcuts.ts";
 import { enqueueAnswers } from "./support/fake-provider.ts";
 import { findCallRowId, postEvent, postResult, registerCall, uniqueGroup } from "./support/seed.ts";
+import { keysReady } from "./support/keys.ts";
 
 /**
  * Every page the audit visits, light and dark. `{group}` is a thread with ok, failed, low-confidence, diff and
@@ -265,11 +266,9 @@ test("the skip link is the first Tab stop and moves focus to the page", async ({
 test("? lists every shortcut; Escape closes it; g t goes to threads", async ({ page }) => {
   await page.goto("/");
   const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
-  // The key listener attaches when the page hydrates: press again until it has.
-  await expect(async () => {
-    await page.keyboard.press("?");
-    await expect(dialog).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await keysReady(page, "global");
+  await page.keyboard.press("?");
+  await expect(dialog).toBeVisible();
   for (const shortcut of SHORTCUTS) await expect(dialog.getByText(shortcut.description, { exact: true })).toBeVisible();
   expect(await audit(page)).toEqual([]);
   await page.keyboard.press("Escape");

@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import type { TraceEvent } from "../lib/events/schemas.ts";
+import { postEventBatches, uniqueGroup } from "./support/seed.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 
@@ -49,4 +51,44 @@ test("compares two threads: calls aligned by tool, argument and result diffs", a
 
   await page.goto(`/compare?a=${run}&b=${run}-nope`);
   await expect(page.getByTestId("compare-error")).toContainText(`No thread "${run}-nope"`);
+});
+
+test("compare says what it left out at scale, shows only differences on request, and diffs the text answers", async ({
+  page,
+  request,
+}) => {
+  const a = uniqueGroup("e2e-cmp-big");
+  const b = uniqueGroup("e2e-cmp-small");
+  const calls = (group: string, count: number): TraceEvent[] =>
+    Array.from({ length: count }, (_, i) => ({
+      type: "tool_call" as const,
+      group_id: group,
+      id: `call_${i}`,
+      name: "lookup",
+      arguments: JSON.stringify({ i }),
+    }));
+  await postEventBatches(request, [...calls(a, 1005), { type: "output_text", group_id: a, text: "The answer is 42." }]);
+  await postEventBatches(request, [...calls(b, 1002), { type: "output_text", group_id: b, text: "The answer is 41." }]);
+  await page.goto(`/compare?a=${a}&b=${b}`);
+  const summary = page.getByTestId("compare-summary");
+  // Only the first 1,000 calls of each side are compared: said, not reported as "never diverge".
+  await expect(summary).toContainText("Of the first 1,000 calls of each side:");
+  await expect(page.getByTestId("compare-divergence")).toContainText(
+    "No divergence in the first 1,000 calls of each side; the other 5 calls of A and 2 of B were not compared.",
+  );
+  await expect(page.getByTestId("compare-divergence")).not.toContainText("never diverge");
+  // The model's final answers differ, and the page shows how.
+  const answers = page.getByTestId("compare-answers");
+  await expect(answers).toContainText("A: 1 · B: 1");
+  await expect(answers.getByRole("group", { name: "Difference in the model's text answers" })).toContainText(
+    "The answer is 41.",
+  );
+  // 1,000 identical rows, then "only differences": none left, and the page says so.
+  await expect(page.getByTestId("compare-row")).toHaveCount(1000);
+  await page.getByTestId("compare-only-differences").click();
+  await expect(page).toHaveURL(/[?&]show=differences/);
+  await expect(page.getByTestId("compare-row")).toHaveCount(0);
+  await expect(page.getByText("No differences among the compared calls.")).toBeVisible();
+  await page.getByTestId("compare-only-differences").click();
+  await expect(page.getByTestId("compare-row")).toHaveCount(1000);
 });

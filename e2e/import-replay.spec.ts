@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { keysReady } from "./support/keys.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const SCREENSHOTS = "test-results/screenshots";
@@ -44,6 +45,7 @@ test("import through the upload control, step through the replay, copy and downl
   await expect(page.getByTestId("replay-json")).toContainText('"messages": []');
 
   // Keyboard: → three times from the page (not from a form control), then End and Home.
+  await keysReady(page, "replay");
   await page.getByRole("heading", { name: "Timeline" }).click();
   for (let i = 0; i < 6; i += 1) await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("replay-position")).toHaveText("Step 6 of 14 · 3 pending");

@@ -11,6 +11,7 @@ import {
   uniqueGroup,
   type ToolResultInput,
 } from "./support/seed.ts";
+import { keysReady } from "./support/keys.ts";
 
 test("replay of a 2,000-call thread: the page carries one step, steps by key and keeps the step in the URL", async ({
   page,
@@ -47,6 +48,7 @@ test("replay of a 2,000-call thread: the page carries one step, steps by key and
   // Calls from the OpenAI Responses API replay in that encoding unless the URL says otherwise.
   await expect(page.getByTestId("replay-vendor")).toHaveValue("openai-responses");
   await expect(page.getByTestId("replay-json")).toContainText('"input": [');
+  await keysReady(page, "replay");
   await page.getByRole("heading", { name: "Timeline" }).click();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("replay-position")).toHaveText("Step 6 of 4000 · 6 pending");
@@ -104,6 +106,7 @@ test("a 400-hunk, 20,000-line diff: bounded DOM, hunk navigator, Unified and Spl
   await page.evaluate(() =>
     document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
   );
+  await keysReady(page, "diff");
   await page.keyboard.press("]");
   await expect(diff.getByTestId("diff-hunk").filter({ hasText: "function block300()" })).toBeInViewport();
   // (Clicking Split scrolls the page up to the toolbar; the navigator brings the hunk back.)

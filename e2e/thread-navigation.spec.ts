@@ -4,10 +4,11 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import type { TraceEvent } from "../lib/events/schemas.ts";
 import { postEventBatches, postResults, registerCall, uniqueGroup, type ToolResultInput } from "./support/seed.ts";
+import { keysReady } from "./support/keys.ts";
 
 const TOTAL = 3000;
-// The current row is the one with tabindex 0 (a roving tabindex: keys work from the document, no DOM focus needed).
-// DOM focus itself is not asserted: after a window is replaced it can land on the page body (see the closing note).
+// The current row is the one with tabindex 0 (a roving tabindex: keys work from the document, no DOM focus needed);
+// once a key or a jump has moved it, DOM focus is on it too, also after its window was replaced (use-row-focus.ts).
 const key = (i: number) => `call_${i}`;
 const envelope = (success: boolean, confidence: number) =>
   JSON.stringify({
@@ -52,7 +53,7 @@ test("a 3,000-call thread: keys jump to errors, pending and low confidence; go t
   await expect(feed.getByRole("article").filter({ hasText: key(0) })).toBeVisible();
   const row = (i: number) => feed.getByRole("article").filter({ has: page.getByText(key(i), { exact: true }) });
   // Keys go to the document: wait until the timeline has hydrated and listens.
-  await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
+  await keysReady(page, "thread");
 
   // e / Shift+E from the document (nothing focused): the server finds the row, the page reads a window around it.
   await page.keyboard.press("e");
@@ -84,8 +85,12 @@ test("a 3,000-call thread: keys jump to errors, pending and low confidence; go t
   // End reads the last window directly.
   await page.keyboard.press("End");
   await expect(row(TOTAL - 1)).toHaveAttribute("tabindex", "0");
+  await expect(row(TOTAL - 1)).toBeFocused();
   await page.keyboard.press("k");
   await expect(row(TOTAL - 2)).toHaveAttribute("tabindex", "0");
+  await expect(row(TOTAL - 2)).toBeFocused();
+  await page.keyboard.press("k");
+  await expect(row(TOTAL - 3)).toBeFocused();
 
   // Search in the thread (arguments, results, tool names) and "show only".
   await page.keyboard.press("/");
@@ -141,7 +146,7 @@ test("a link to a call opens the thread around it", async ({ page, request }) =>
   const target = feed.getByRole("article").filter({ has: page.getByText(key(1111), { exact: true }) });
   await expect(target).toHaveClass(/tl-focused/);
   await expect(target).toBeInViewport();
-  await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
+  await keysReady(page, "thread");
   await page.keyboard.press("j");
   await expect(feed.getByRole("article").filter({ has: page.getByText(key(1112), { exact: true }) })).toHaveAttribute(
     "tabindex",
@@ -179,7 +184,7 @@ test("the waterfall tells a timed-out call from an errored one by colour and by 
   ).toPass();
 
   await page.goto(`/threads/${encodeURIComponent(group)}`);
-  await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
+  await keysReady(page, "thread");
   await page.keyboard.press("w");
   const waterfall = page.getByRole("list", { name: "Waterfall of calls" });
   const line = (tool: string) => waterfall.getByRole("listitem").filter({ hasText: tool });

@@ -11,6 +11,7 @@ import {
   uniqueGroup,
   type ToolResultInput,
 } from "./support/seed.ts";
+import { keysReady } from "./support/keys.ts";
 
 const threadUrl = (groupId: string) => `/threads/${encodeURIComponent(groupId)}`;
 
@@ -78,6 +79,7 @@ test("timeline shows a parallel batch, pairs results with calls and updates live
   });
 
   // Keyboard: j/k move the focused row, x expands it (arguments load on demand), Enter opens the call.
+  await keysReady(page, "thread");
   await feed
     .getByRole("article")
     .first()
@@ -129,8 +131,8 @@ test("a 10,000-call thread opens, jumps to its last call, reads older windows an
   await expect(feed.getByRole("article").filter({ hasText: key(0) })).toBeVisible();
   const openMs = Date.now() - opened;
   await expect(page.getByLabel("Thread figures")).toContainText(`${total.toLocaleString("en-US")} calls`);
-  // Keys pressed before hydration attach their listeners would be lost: wait until the timeline says it listens.
-  await expect(page.locator('section.timeline[data-interactive="true"]')).toBeVisible();
+  // Keys pressed before the thread's key scope is registered would be lost: wait for the layer's marker.
+  await keysReady(page, "thread");
 
   // End reads the last window directly (no load-everything path); the last call is focused.
   const last = feed.getByRole("article").filter({ hasText: key(total - 1) });
@@ -147,6 +149,9 @@ test("a 10,000-call thread opens, jumps to its last call, reads older windows an
   }).toPass({ timeout: 60_000 });
   await page.keyboard.press("End");
   await expect(page.getByTestId("timeline-status")).toContainText("Live");
+  await expect(last).toBeFocused();
+  await page.keyboard.press("k");
+  await expect(feed.getByRole("article").filter({ hasText: key(total - 2) })).toBeFocused();
   await page.screenshot({ path: "test-results/screenshots/thread-10k.png" });
   test.info().annotations.push({ type: "open-ms", description: String(openMs) });
 });

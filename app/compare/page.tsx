@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { ComparePicker } from "@/components/compare/compare-picker.tsx";
+import { CompareAnswers, DifferencesToggle, divergenceText } from "@/components/compare/compare-answers.tsx";
 import { CompareRows } from "@/components/compare/compare-rows.tsx";
 import { SecretsPanel } from "@/components/secrets/secrets-panel.tsx";
 import { replayHref } from "@/components/replay/trace-hrefs.ts";
@@ -52,7 +53,8 @@ export default function ComparePage({ searchParams }: { searchParams: SearchPara
           <h1>Compare threads</h1>
           <p className="page-description small muted">
             A run and its re-run: calls aligned step by step by tool name; arguments and first results diffed (JSON
-            pretty-printed). Up to {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls per thread.
+            pretty-printed), and the model&apos;s text answers. Up to {MAX_COMPARED_CALLS.toLocaleString("en-US")} calls
+            per thread — the page says when a thread has more.
           </p>
         </div>
       </div>
@@ -74,6 +76,7 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
   const query = await searchParams;
   const a = single(query.a);
   const b = single(query.b);
+  const onlyDifferences = single(query.show) === "differences";
   const threads = await listComparableThreads();
   let comparison: ThreadComparison | null = null;
   let problem: string | null = null;
@@ -99,6 +102,9 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
             <SideSummary side={comparison.a} label="A" />
             <SideSummary side={comparison.b} label="B" />
             <p className="small compare-counts">
+              {comparison.truncated
+                ? `Of the first ${MAX_COMPARED_CALLS.toLocaleString("en-US")} calls of each side: `
+                : null}
               <strong>{comparison.summary.matched}</strong> aligned ·{" "}
               <strong>{comparison.summary.argumentsDiffer}</strong> with different arguments ·{" "}
               <strong>{comparison.summary.resultsDiffer}</strong> with different results ·{" "}
@@ -107,7 +113,7 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
             </p>
             <p className="small" data-testid="compare-divergence">
               {comparison.firstDivergence === null ? (
-                "The two runs never diverge."
+                divergenceText(comparison, MAX_COMPARED_CALLS)
               ) : (
                 <>
                   First divergence: <a href="#first-divergence">call #{comparison.firstDivergence + 1}</a>
@@ -119,11 +125,22 @@ async function CompareBody({ searchParams }: { searchParams: SearchParams }) {
                 : ""}
             </p>
           </div>
+          <CompareAnswers comparison={comparison} />
+          <div className="toolbar compare-toolbar">
+            <DifferencesToggle
+              a={a}
+              b={b}
+              only={onlyDifferences}
+              differing={comparison.rows.filter((row) => row.verdict !== "same").length}
+            />
+          </div>
           {comparison.rows.length === 0 ? (
             <p className="card muted">Neither thread has calls.</p>
+          ) : onlyDifferences && comparison.rows.every((row) => row.verdict === "same") ? (
+            <p className="card muted">No differences among the compared calls.</p>
           ) : (
             <CompareRows
-              rows={comparison.rows}
+              rows={onlyDifferences ? comparison.rows.filter((row) => row.verdict !== "same") : comparison.rows}
               firstDivergence={comparison.firstDivergence}
               forkPoint={comparison.forkPoint}
             />

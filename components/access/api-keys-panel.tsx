@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import { KEY_SCOPES, type ApiKeyView, type CreatedApiKey } from "@/lib/access/schemas.ts";
 import { sendJson } from "./post-json.ts";
+import { CopyButton } from "@/components/ui/copy-button.tsx";
 
 const SCOPE_HELP: Record<(typeof KEY_SCOPES)[number], string> = {
   ingest: "post events, callbacks, OTLP traces",
@@ -65,6 +66,7 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
         <div className="notice notice-warn" role="status" data-testid="new-key">
           New {created.scope} key “{created.name}” — copy it now, it is not shown again:
           <pre className="mono new-key">{created.key}</pre>
+          <CopyButton value={created.key} label="Copy the new key" />
         </div>
       ) : null}
       <form className="key-form" onSubmit={create} aria-label="Create an API key">

@@ -3,11 +3,11 @@
 // until asked for. A big diff (many hunks or lines) is a virtual list with a file / hunk navigator (a picker,
 // previous / next, and the ] / [ keys), so its DOM stays bounded and no layout switch blocks the main thread.
 // Untrusted throughout: the patch is masked and made visible before parsing, and every line is a text node.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { parseDiff, type ViewType } from "react-diff-view";
 import "react-diff-view/style/index.css";
 import "./diff-viewer.css";
-import { isTypingTarget } from "@/components/layout/shortcuts.ts";
+import { KEY_PRIORITY, useKeyScope } from "@/components/layout/keyboard-layer.ts";
 import { splitPatchFiles } from "@/lib/calls/patch-files.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { fileName } from "./diff-item-view.tsx";
@@ -94,22 +94,16 @@ export function DiffViewer({
     const visible = hunkItems.findIndex((hunk) => hunk.index >= first);
     goToHunk((visible < 0 ? current : visible) + delta);
   };
-  const stepRef = useRef(stepHunk);
-  useEffect(() => {
-    stepRef.current = stepHunk;
-  });
-  useEffect(() => {
-    if (!big) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target))
-        return;
-      if (event.key !== "]" && event.key !== "[") return;
-      event.preventDefault();
-      stepRef.current(event.key === "]" ? 1 : -1);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [big]);
+  useKeyScope(
+    "diff",
+    KEY_PRIORITY.component,
+    (event) => {
+      if (event.key !== "]" && event.key !== "[") return false;
+      stepHunk(event.key === "]" ? 1 : -1);
+      return true;
+    },
+    big,
+  );
 
   return (
     <div ref={viewer} className="dv-viewer" data-testid="diff-viewer" data-layout={viewType}>

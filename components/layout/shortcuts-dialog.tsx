@@ -1,14 +1,11 @@
 "use client";
-// The global keyboard layer: `?` opens the list of shortcuts (components/layout/shortcuts.ts) in a modal dialog,
-// "g" then a letter goes to a page. Keys typed into a field, or with a modifier held, are left alone.
+// The global shortcuts: `?` opens the list of shortcuts (components/layout/shortcuts.ts) in a modal dialog,
+// "g" then a letter goes to a page — the lowest-priority scope of the keyboard layer (./keyboard-layer.ts), so a
+// page's own keys (the thread's "g" asks for a step) come first.
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { KEY_PRIORITY, useKeyScope } from "./keyboard-layer.ts";
 import { GO_TO, SHORTCUTS, type Shortcut } from "./shortcuts.ts";
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target.closest("input, textarea, select, [contenteditable='true']") !== null;
-}
 
 function byScope(shortcuts: readonly Shortcut[]): [string, Shortcut[]][] {
   const groups = new Map<string, Shortcut[]>();
@@ -39,27 +36,22 @@ export function ShortcutsDialog() {
   const router = useRouter();
   const [open, setOpen] = useState(false);
 
-  useEffect(() => {
-    let pendingG = 0;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      if (event.key === "?") {
-        event.preventDefault();
-        setOpen(true);
-        return;
-      }
-      const target = GO_TO[event.key];
-      if (pendingG > Date.now() && target !== undefined && !dialog.current?.open) {
-        pendingG = 0;
-        event.preventDefault();
-        router.push(target);
-        return;
-      }
-      pendingG = event.key === "g" ? Date.now() + 1500 : 0;
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [router]);
+  // "g" then a letter within 1.5 s: the time the first "g" was pressed, read by the next key.
+  const pendingG = useRef(0);
+  useKeyScope("global", KEY_PRIORITY.global, (event) => {
+    if (event.key === "?") {
+      setOpen(true);
+      return true;
+    }
+    const target = GO_TO[event.key];
+    if (pendingG.current > Date.now() && target !== undefined && !dialog.current?.open) {
+      pendingG.current = 0;
+      router.push(target);
+      return true;
+    }
+    pendingG.current = event.key === "g" ? Date.now() + 1500 : 0;
+    return false;
+  });
 
   useEffect(() => {
     const element = dialog.current;

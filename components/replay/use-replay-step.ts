@@ -4,7 +4,7 @@
 // on screen, marked as updating, until the next one arrives). Copy / Download fetch the exact request JSON.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { isTypingTarget } from "@/components/layout/shortcuts.ts";
+import { KEY_PRIORITY, useKeyScope } from "@/components/layout/keyboard-layer.ts";
 import { queryKeys } from "@/components/providers/query-keys.ts";
 import { fetchJson } from "@/components/ui/fetch-json.ts";
 import type { ReplayStepView, ReplayVendorName } from "@/lib/traces/schemas.ts";
@@ -47,25 +47,13 @@ export function useReplayStep(initial: ReplayStepView) {
   }, [step, vendor]);
 
   // ←/→ and Home/End anywhere on the page, except where a control uses those keys itself (the slider, the select).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (
-        event.defaultPrevented ||
-        event.altKey ||
-        event.ctrlKey ||
-        event.metaKey ||
-        event.shiftKey ||
-        isTypingTarget(event.target)
-      )
-        return;
-      const next = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[event.key];
-      if (next === undefined) return;
-      event.preventDefault();
-      setStepState(Math.min(total, Math.max(0, next)));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [step, total]);
+  useKeyScope("replay", KEY_PRIORITY.page, (event) => {
+    if (event.shiftKey) return false;
+    const next = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: total }[event.key];
+    if (next === undefined) return false;
+    setStepState(Math.min(total, Math.max(0, next)));
+    return true;
+  });
 
   const stale = view.step !== step || view.encoding !== vendor;
   return { step, setStep, vendor, setVendor, view, stale, error: query.isError ? query.error.message : null };

@@ -6,6 +6,7 @@ import { StatusBadge } from "@/components/ui/status-badge.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { CallEventView, CallInfo } from "@/lib/calls/schemas.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
+import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { ArgumentsView } from "./arguments-view.tsx";
 import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
@@ -48,10 +49,18 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
           </Link>
         </dd>
         <dt>id</dt>
-        <dd className="mono">{presentUntrustedText(call.callKey)}</dd>
+        <dd className="mono">
+          {presentUntrustedText(call.callKey)} <CopyButton value={call.callKey} label="Copy id" />
+        </dd>
         <dt>call_id</dt>
         <dd className="mono">
-          {call.callId === null ? <span className="muted">none</span> : presentUntrustedText(call.callId)}
+          {call.callId === null ? (
+            <span className="muted">none</span>
+          ) : (
+            <>
+              {presentUntrustedText(call.callId)} <CopyButton value={call.callId} label="Copy call_id" />
+            </>
+          )}
         </dd>
         {call.vendor ? (
           <>

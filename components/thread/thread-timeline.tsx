@@ -3,68 +3,56 @@
 // wherever the reader goes — search and filters, next / previous error, pending, low confidence, step N or a
 // call id, top and end — shown as virtualized rows or as a waterfall, then kept live once it reaches the end.
 // Data: use-timeline-window.ts; scroll and focus: use-timeline-feed.ts; keys: use-timeline-keys.ts.
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import "./thread-nav.css";
 import type { TimelineFilter, TimelinePage } from "@/lib/threads/schemas.ts";
 import { ThreadWaterfall } from "./thread-waterfall.tsx";
 import { TimelineFeed } from "./timeline-feed.tsx";
-import { TimelineNav, TimelineSearch, type NavTarget } from "./timeline-toolbar.tsx";
-import { useTimelineFeed } from "./use-timeline-feed.ts";
+import { TimelineNav, TimelineSearch } from "./timeline-toolbar.tsx";
+import { useTimelineFeed, type TimelineFeedController } from "./use-timeline-feed.ts";
+import { useThreadUrl, type SharedRow, type TimelineView } from "./use-thread-url.ts";
+import { useTimelineNavigation } from "./use-timeline-navigation.ts";
 import { useTimelineKeys } from "./use-timeline-keys.ts";
-import { END_ID, useTimelineWindow } from "./use-timeline-window.ts";
+import { useTimelineWindow, type TimelineWindow } from "./use-timeline-window.ts";
+import type { Zoom } from "./waterfall-scale.ts";
 
-const NOT_FOUND: Record<NavTarget | "match", string> = {
-  errors: "error",
-  pending: "pending call",
-  low_confidence: "low-confidence result",
-  match: "match",
-};
+/** The row the address names: the current one once the reader (or a jump) has moved it. */
+function sharedRow(win: TimelineWindow, feed: TimelineFeedController): SharedRow {
+  const row = feed.focusKey === null ? undefined : win.rows[feed.focusIndex];
+  if (row?.kind === "event") return { event: row.eventId };
+  const callKey = row?.kind === "call" ? win.state.calls.get(row.callRowId)?.callKey : undefined;
+  return callKey === undefined ? null : { call: callKey };
+}
 
 type Props = {
   groupId: string;
   initialPage: TimelinePage;
   initialFilter?: TimelineFilter;
   initialTarget?: number | null;
+  /** From the address (?view=, ?wf=): a shared link opens the same view. */
+  initialView?: TimelineView;
+  initialZoom?: Zoom | null;
 };
 
-// Over 80 lines: the composition of the toolbar, status line and views; the logic lives in the three hooks.
-
-export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initialTarget = null }: Props) {
+export function ThreadTimeline({
+  groupId,
+  initialPage,
+  initialFilter = {},
+  initialTarget = null,
+  initialView = "rows",
+  initialZoom = null,
+}: Props) {
   const win = useTimelineWindow({ groupId, initialPage, initialFilter, initialTarget });
   const feed = useTimelineFeed(win);
-  const [view, setView] = useState<"rows" | "waterfall">("rows");
-  const [message, setMessage] = useState<string | null>(null);
+  const [view, setView] = useState<TimelineView>(initialView);
+  const [zoom, setZoom] = useState<Zoom | null>(initialZoom);
   const searchRef = useRef<HTMLInputElement>(null);
-  const sectionRef = useRef<HTMLElement>(null);
-  // Marks the timeline interactive once its key listeners are attached (same commit): tests wait for it instead
-  // of pressing keys into a page that has not hydrated yet.
-  useEffect(() => sectionRef.current?.setAttribute("data-interactive", "true"), []);
   const goToRef = useRef<HTMLInputElement>(null);
   const { state, rows } = win;
 
-  const focusedEventId = (() => {
-    const row = rows[feed.focusIndex];
-    return row && row.kind !== "batch" ? row.eventId : null;
-  })();
-  const next = (target: NavTarget | "match", direction: "next" | "prev") => {
-    if (target === "match" && !win.filter.q && !win.filter.only) return;
-    const from = focusedEventId ?? (direction === "next" ? 0 : END_ID);
-    setMessage(null);
-    void win.locate({ target, direction, from, q: win.filter.q, only: win.filter.only }).then((found) => {
-      if (!found) setMessage(`No ${direction === "next" ? "later" : "earlier"} ${NOT_FOUND[target]}.`);
-    });
-  };
-  const goTo = (value: string) => {
-    setMessage(null);
-    const step = /^#?\d+$/.test(value) ? Number(value.replace("#", "")) : null;
-    void (async () => {
-      if (step !== null && (await win.locate({ step }))) return;
-      if (!(await win.locate({ call: value })))
-        setMessage(
-          step !== null ? `No step ${step} or call "${value}" in this thread.` : `No call "${value}" in this thread.`,
-        );
-    })();
-  };
+  // The address follows the filter, the view, the zoom and, once the reader has moved, their row.
+  useThreadUrl({ filter: win.filter, row: sharedRow(win, feed), view, zoom });
+  const { next, goTo, message } = useTimelineNavigation(win, feed);
   useTimelineKeys(win, feed, {
     next,
     focusSearch: () => searchRef.current?.focus(),
@@ -84,7 +72,7 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
           : "Live";
 
   return (
-    <section ref={sectionRef} className="timeline" aria-label="Timeline">
+    <section className="timeline" aria-label="Timeline">
       <div className="timeline-toolbar">
         <TimelineSearch
           key={`${win.filter.q ?? ""}|${win.filter.only ?? ""}`}
@@ -137,7 +125,11 @@ export function ThreadTimeline({ groupId, initialPage, initialFilter = {}, initi
           Jump to end
         </button>
       </div>
-      {view === "rows" ? <TimelineFeed win={win} feed={feed} groupId={groupId} /> : <ThreadWaterfall win={win} />}
+      {view === "rows" ? (
+        <TimelineFeed win={win} feed={feed} groupId={groupId} />
+      ) : (
+        <ThreadWaterfall win={win} zoom={zoom} onZoom={setZoom} />
+      )}
     </section>
   );
 }

@@ -12,6 +12,8 @@ import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallBrief } from "@/lib/threads/schemas.ts";
 import type { TimelineWindow } from "./use-timeline-window.ts";
 import { barLabel, barOutcome } from "./waterfall-bar.ts";
+import { placeBar, waterfallScale, type Zoom } from "./waterfall-scale.ts";
+import { WaterfallZoom } from "./waterfall-zoom.tsx";
 import { TurnBarLine } from "@/components/model-turns/turn-bar-line.tsx";
 import { turnSpan } from "@/components/model-turns/turn-bar.ts";
 import type { ModelTurnBrief } from "@/lib/model-turns/schemas.ts";
@@ -56,11 +58,18 @@ function barsOf(win: TimelineWindow, now: number | null): Bar[] {
   return bars;
 }
 
-export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
+export function ThreadWaterfall({
+  win,
+  zoom,
+  onZoom,
+}: {
+  win: TimelineWindow;
+  zoom: Zoom | null;
+  onZoom: (zoom: Zoom | null) => void;
+}) {
   const now = useNow();
   const bars = useMemo(() => barsOf(win, now), [win, now]);
-  const origin = bars.reduce((min, bar) => Math.min(min, bar.start), Number.POSITIVE_INFINITY);
-  const span = Math.max(1, bars.reduce((max, bar) => Math.max(max, bar.end), 0) - origin);
+  const scale = waterfallScale(bars, zoom);
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -78,14 +87,10 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
     // Applied once per jump.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
-  const pct = (value: number) => `${((value / span) * 100).toFixed(3)}%`;
 
   return (
     <div className="timeline-frame">
-      <p className="small muted wf-scale" data-testid="waterfall-scale">
-        {bars.length.toLocaleString("en-US")} calls in view · 0 = first call of the loaded window · full width ={" "}
-        {formatDuration(span)}
-      </p>
+      <WaterfallZoom scale={scale} calls={bars.length} zoom={zoom} onZoom={onZoom} />
       <div
         ref={scrollRef}
         className="timeline-scroll wf-scroll"
@@ -99,7 +104,7 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
             const bar = bars[item.index];
             if (!bar) return null;
             if (bar.turn) {
-              const offset = bar.start - origin;
+              const place = placeBar(bar, scale);
               return (
                 <TurnBarLine
                   key={item.key}
@@ -109,16 +114,17 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
                   minHeight={LINE_PX}
                   measureElement={virtualizer.measureElement}
                   target={target?.eventId === bar.eventId}
-                  offsetMs={offset}
-                  left={pct(offset)}
-                  width={pct(bar.end - bar.start)}
+                  offsetMs={bar.start - scale.origin}
+                  left={`${place.left.toFixed(3)}%`}
+                  width={`${place.width.toFixed(3)}%`}
                 />
               );
             }
             if (!bar.call) return null;
             const tool = presentUntrustedText(bar.call.toolName);
-            const offset = bar.start - origin;
+            const offset = bar.start - scale.origin;
             const duration = bar.end - bar.start;
+            const place = placeBar(bar, scale);
             const label = barLabel({
               tool,
               callKey: presentUntrustedText(bar.call.callKey),
@@ -144,11 +150,14 @@ export function ThreadWaterfall({ win }: { win: TimelineWindow }) {
                   {tool}
                 </Link>
                 <span className="wf-track" aria-hidden="true">
-                  <span
-                    className={`wf-bar wf-${outcome.tone}`}
-                    style={{ left: pct(offset), width: `max(2px, ${pct(duration)})` }}
-                    title={label}
-                  />
+                  {place.visible ? (
+                    <span
+                      className={`wf-bar wf-${outcome.tone}${place.pastEnd ? " wf-past-end" : ""}${place.pastStart ? " wf-past-start" : ""}`}
+                      style={{ left: `${place.left.toFixed(3)}%`, width: `max(2px, ${place.width.toFixed(3)}%)` }}
+                      title={label}
+                      data-testid="waterfall-bar"
+                    />
+                  ) : null}
                 </span>
                 <span className="wf-figures small mono">
                   <span className="wf-times">

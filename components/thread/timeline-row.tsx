@@ -238,6 +238,7 @@ export const TimelineRowView = memo(function TimelineRowView(props: TimelineRowP
   const common = {
     ref: measureRef,
     "data-index": index,
+    "data-row-key": row.key,
     "data-row-kind": row.kind,
     className: `${rowClass(row, event)}${focused ? " tl-focused" : ""}`,
     style,

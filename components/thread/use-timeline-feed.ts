@@ -1,10 +1,11 @@
 "use client";
-// Owns the timeline's scroll position: the virtualizer over the window's rows, which row has focus, asking
-// for older / newer pages near either end, keeping the reader's place when rows come in (or are dropped)
-// above them, following the end while live, and scrolling to a jump target once its window has arrived.
+// Owns the timeline's scroll position: the virtualizer over the window's rows, moving the current row (whose
+// DOM focus use-row-focus.ts owns), asking for older / newer pages near either end, keeping the reader's place
+// when rows come in (or are dropped) above them, following the end while live, and scrolling to a jump target once its window has arrived.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { estimateRowSize } from "./timeline-row.tsx";
+import { useRowFocus } from "./use-row-focus.ts";
 import { rowIndexOf, type TimelineWindow } from "./use-timeline-window.ts";
 
 /** Ask for the next page when the reader is this many rows from an end of the window. */
@@ -12,20 +13,13 @@ const LOAD_AHEAD_ROWS = 60;
 /** Within this distance of the bottom the reader "follows" the end and sees new rows at once. */
 const FOLLOW_SLACK_PX = 48;
 
-// Over 80 lines: the scroll position, focus and the effects that keep them steady belong together.
-// eslint-disable-next-line max-lines-per-function -- scroll anchoring and focus share refs that must change together (keeping the reader's place when rows arrive above)
 export function useTimelineFeed(win: TimelineWindow) {
   const { rows, state, target } = win;
   const eventsById = useMemo(() => new Map(state.events.map((event) => [event.id, event])), [state.events]);
   const scrollRef = useRef<HTMLDivElement>(null);
   // Focus follows a row (by key), not a position: rows prepended above it leave it focused.
-  const pendingFocus = useRef<string | null>(null);
-  const [focusKey, setFocusKey] = useState<string | null>(null);
-  const focusIndex = useMemo(() => {
-    const index = focusKey === null ? -1 : rows.findIndex((row) => row.key === focusKey);
-    return index < 0 ? 0 : index;
-  }, [rows, focusKey]);
-  const setFocusIndex = useCallback((index: number) => setFocusKey(rows[index]?.key ?? null), [rows]);
+  const rowKeys = useMemo(() => rows.map((row) => row.key), [rows]);
+  const { focusKey, focusIndex, moveTo, selectFocused: setFocusIndex } = useRowFocus(rowKeys, scrollRef);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
 
   // The app does not run the React Compiler; the virtualizer is used exactly as TanStack documents it.
@@ -109,14 +103,12 @@ export function useTimelineFeed(win: TimelineWindow) {
   const focusRow = useCallback(
     (index: number, align: "auto" | "center" | "end" | "start" = "auto") => {
       const clamped = Math.max(0, Math.min(rows.length - 1, index));
-      const key = rows[clamped]?.key ?? null;
-      setFocusKey(key);
-      pendingFocus.current = key;
+      moveTo(clamped);
       virtualizer.scrollToIndex(clamped, { align });
       // Once more after the next frame: rows measured meanwhile may have moved the target.
       requestAnimationFrame(() => virtualizer.scrollToIndex(clamped, { align }));
     },
-    [rows, virtualizer],
+    [rows.length, moveTo, virtualizer],
   );
 
   // A jump landed (or the window already held its row): focus and centre it.
@@ -127,18 +119,6 @@ export function useTimelineFeed(win: TimelineWindow) {
     // Each target is applied once, when it is set (rows of its window arrive in the same render).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target]);
-
-  // Move DOM focus to the focused row once the virtualizer has rendered it.
-  useEffect(() => {
-    const wanted = pendingFocus.current;
-    if (wanted === null) return;
-    const index = rows.findIndex((row) => row.key === wanted);
-    const element = index < 0 ? null : scrollRef.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
-    if (element) {
-      pendingFocus.current = null;
-      element.focus({ preventScroll: true });
-    }
-  });
 
   const onToggle = useCallback((key: string) => {
     setExpanded((previous) => {
@@ -153,6 +133,8 @@ export function useTimelineFeed(win: TimelineWindow) {
     scrollRef,
     virtualizer,
     items,
+    /** The current row's key once the reader (or a jump) has moved it; null before. */
+    focusKey,
     focusIndex,
     setFocusIndex,
     focusRow,

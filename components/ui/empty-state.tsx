@@ -1,5 +1,6 @@
 // What a page shows when there is nothing yet: how to send the first trace.
 import type { ReactNode } from "react";
+import { CopyButton } from "./copy-button.tsx";
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -19,6 +20,7 @@ export function FirstTraceHelp({ origin = "http://localhost:3000" }: { origin?: 
     <div>
       <p>Register a tool call, then post its result:</p>
       <pre className="raw">{`${register}\n\n${result}`}</pre>
+      <CopyButton value={`${register}\n\n${result}`} label="Copy the two curl commands" />
       <p>
         Or load realistic demo threads: <code>npm run demo</code>
       </p>

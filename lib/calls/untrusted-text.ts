@@ -15,6 +15,14 @@ export function presentUntrustedText(text: string, options: PresentOptions = {})
 }
 
 /**
+ * The text as a copy button hands it to the clipboard: secrets masked (unless revealed) like on screen, but the
+ * characters themselves kept (a pasted id or patch must be the original, not its ⟨U+XXXX⟩ rendering).
+ */
+export function copyableUntrustedText(text: string, options: PresentOptions = {}): string {
+  return options.revealSecrets ? text : maskSecrets(text, findSecrets(text));
+}
+
+/**
  * Where to cut `text` to at most `limit` UTF-16 units without splitting a surrogate pair or a
  * secret-looking span (half a secret would escape masking). Never returns more than `limit`.
  */

@@ -130,4 +130,25 @@ describe.each(testBackends())("comparing threads on $provider", (backend) => {
     const all = await renderThreadHistory({ groupId, vendor: "openai-responses", database: t.database });
     expect(all).toMatchObject({ step: 4, total: 4, pending_call_ids: [] });
   });
+
+  it("compares the model's text answers and says when only the first calls were compared", async () => {
+    const a = uniqueId("answer-a");
+    const b = uniqueId("answer-b");
+    const call = { id: "call_1", name: "get_weather", args: '{"city":"Oslo"}', result: "3 °C" };
+    await importTranscript({ database: t.database, groupId: a, text: chatTranscript([call]) });
+    await importTranscript({
+      database: t.database,
+      groupId: b,
+      text: chatTranscript([call]).replace('"content":"Done."', '"content":"Oslo is 3 °C: bring a coat."'),
+    });
+    const comparison = await compareThreads({ a, b, database: t.database });
+    expect(comparison.rows.map((row) => row.verdict)).toEqual(["same"]);
+    expect(comparison.firstDivergence).toBeNull();
+    expect(comparison.truncated).toBe(false);
+    expect(comparison.a.answerCount).toBe(1);
+    expect(comparison.answers).toMatchObject({ same: false, added: 1, removed: 1 });
+    expect(comparison.answers.diff).toContain("-Done.\n+Oslo is 3 °C: bring a coat.");
+    const itself = await compareThreads({ a, b: a, database: t.database });
+    expect(itself.answers).toMatchObject({ same: true, diff: null });
+  });
 });

@@ -6,12 +6,14 @@ import { getDatabase, type Database } from "../db/client.ts";
 import { AppError } from "../http/app-error.ts";
 import { diffSequences, unifiedDiff } from "./line-diff.ts";
 import { findForkOrigin, findThread, listRecentThreads, type ThreadListItem } from "./repository/threads.ts";
-import { countCalls, readCalls, readResults } from "./repository/timeline-reads.ts";
+import { countCalls, readCalls, readOutputTexts, readResults } from "./repository/timeline-reads.ts";
 
 export type { ThreadListItem };
 
 // Beyond this many calls per side the page would be unreadable and slow; the rest is counted, not shown.
 export const MAX_COMPARED_CALLS = 1000;
+/** The model's text answers compared per side (in order); a fork's changed final answer is among them. */
+export const MAX_COMPARED_ANSWERS = 200;
 
 export type ComparedCall = {
   callKey: string;
@@ -55,6 +57,8 @@ export type CompareSide = {
   vendor: string | null;
   callCount: number;
   shownCalls: number;
+  /** The model's text answers (output_text events) compared: at most MAX_COMPARED_ANSWERS. */
+  answerCount: number;
   /** Set when this side is a fork: the thread and step it was made from. */
   forkOf: { groupId: string | null; atStep: number | null } | null;
 };
@@ -63,6 +67,10 @@ export type ThreadComparison = {
   a: CompareSide;
   b: CompareSide;
   rows: CompareRow[];
+  /** The model's text answers of each side, numbered and joined, compared as one text. */
+  answers: TextDiff;
+  /** Only the first MAX_COMPARED_CALLS calls of a side were compared: no verdict speaks for the rest. */
+  truncated: boolean;
   summary: {
     matched: number;
     onlyA: number;
@@ -101,7 +109,16 @@ export function compareTexts(a: string | null, b: string | null, name: string): 
   return { same: false, diff: diff.text, added: diff.added, removed: diff.removed, prettyJson: both };
 }
 
-async function loadSide(db: Database, groupId: string): Promise<{ side: CompareSide; calls: ComparedCall[] }> {
+/** The answers as one text, each under a numbered marker line, so a diff says which answer changed. */
+function joinAnswers(answers: readonly string[]): string | null {
+  if (answers.length === 0) return null;
+  return `${answers.map((text, index) => `── answer ${index + 1} ──\n${text}`).join("\n")}\n`;
+}
+
+async function loadSide(
+  db: Database,
+  groupId: string,
+): Promise<{ side: CompareSide; calls: ComparedCall[]; answers: string[] }> {
   const thread = await findThread(db.client, groupId);
   if (thread === null) throw new AppError("not_found", `No thread "${groupId}"`);
   const fork = await findForkOrigin(db.client, thread.id);
@@ -114,6 +131,7 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
       : await readResults(db.client, thread.id, { firstOnly: true, upToCallId: lastShown.id });
   const results = new Map(firstResults.map((result) => [result.toolCallId, result]));
   const callCount = calls.length > MAX_COMPARED_CALLS ? await countCalls(db.client, thread.id) : calls.length;
+  const answers = await readOutputTexts(db.client, thread.id, MAX_COMPARED_ANSWERS);
   return {
     side: {
       groupId: thread.groupId,
@@ -121,6 +139,7 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
       vendor: thread.record.vendor,
       callCount,
       shownCalls: shown.length,
+      answerCount: answers.length,
       forkOf: fork === null ? null : { groupId: fork.forkOfGroupId, atStep: fork.atStep },
     },
     calls: shown.map((call, position) => {
@@ -138,6 +157,7 @@ async function loadSide(db: Database, groupId: string): Promise<{ side: CompareS
         origin: fork === null ? null : call.id <= fork.historyEndCallId ? "history" : "run",
       };
     }),
+    answers,
   };
 }
 
@@ -187,6 +207,8 @@ export async function compareThreads(options: {
     a: left.side,
     b: right.side,
     rows,
+    answers: compareTexts(joinAnswers(left.answers), joinAnswers(right.answers), "answers"),
+    truncated: left.side.shownCalls < left.side.callCount || right.side.shownCalls < right.side.callCount,
     summary,
     firstDivergence: divergence === -1 ? null : divergence,
     forkPoint: forkPoint(left.side, right.side, rows),

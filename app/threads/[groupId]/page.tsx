@@ -1,5 +1,6 @@
 // /threads/{groupId} – one thread: its header at once, then (streamed) a window of its timeline — from the
-// start, or around ?call=<id> / ?step=<n> / ?event=<id>, under ?q= / ?only= — that the client moves from there.
+// start, or around ?call=<id> / ?step=<n> / ?event=<id>, under ?q= / ?only=, as rows or ?view=waterfall (zoomed
+// to ?wf=<from>-<to>) — that the client moves from there, writing the same parameters back as the reader goes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
@@ -7,6 +8,7 @@ import { ForkLinks } from "@/components/forks/fork-links.tsx";
 import { ThreadHeader } from "@/components/thread/thread-header.tsx";
 import { ThreadTimeline } from "@/components/thread/thread-timeline.tsx";
 import { TimelineSkeleton } from "@/components/thread/timeline-skeleton.tsx";
+import { parseZoom } from "@/components/thread/waterfall-scale.ts";
 import { getForkLinks } from "@/lib/forks/service.ts";
 import { ThreadHeldNotice } from "@/components/relay/thread-held-notice.tsx";
 import { getHeldPage } from "@/lib/relay/holds-service.ts";
@@ -35,6 +37,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `Thread ${groupId.slice(0, 80)}` };
 }
 
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 async function ThreadBody({
   groupId,
   searchParams,
@@ -44,9 +48,7 @@ async function ThreadBody({
 }) {
   // A link with a bad parameter still opens the thread (from the start) rather than failing.
   const parsed = threadPageQuerySchema.safeParse(
-    Object.fromEntries(
-      Object.entries(searchParams).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
-    ),
+    Object.fromEntries(Object.entries(searchParams).map(([key, value]) => [key, first(value)])),
   );
   const query = parsed.success ? parsed.data : {};
   const filter = { q: query.q, only: query.only };
@@ -65,7 +67,14 @@ async function ThreadBody({
   return (
     <>
       <ForkLinks groupId={groupId} links={forkLinks} />
-      <ThreadTimeline groupId={groupId} initialPage={firstPage} initialFilter={filter} initialTarget={target} />
+      <ThreadTimeline
+        groupId={groupId}
+        initialPage={firstPage}
+        initialFilter={filter}
+        initialTarget={target}
+        initialView={first(searchParams.view) === "waterfall" ? "waterfall" : "rows"}
+        initialZoom={parseZoom(first(searchParams.wf))}
+      />
     </>
   );
 }
@@ -74,13 +83,14 @@ export default async function ThreadPage({ params, searchParams }: { params: Par
   const groupId = decodeSegment((await params).groupId);
   const [summary, held] = await Promise.all([getThreadSummary({ groupId }), getHeldPage({ groupId })]);
   if (!summary) notFound();
+  // One scroller: .thread-page fills what the viewport leaves under the app header, the timeline the rest of it.
   return (
-    <>
+    <div className="thread-page">
       <ThreadHeader summary={summary} />
       <ThreadHeldNotice groupId={summary.groupId} initial={held} />
       <Suspense fallback={<TimelineSkeleton />}>
         <ThreadBody groupId={summary.groupId} searchParams={await searchParams} />
       </Suspense>
-    </>
+    </div>
   );
 }

@@ -97,6 +97,20 @@ export async function readAllEvents(client: ModelClient, threadId: number): Prom
   }
 }
 
+/**
+ * The thread's model text answers in order (the first `limit`): output_text events (the runtime's and OTLP's) and
+ * assistant messages (how imported transcripts record the model's text).
+ */
+export async function readOutputTexts(client: ModelClient, threadId: number, limit: number): Promise<string[]> {
+  const rows = await client.event.findMany({
+    where: { threadId, OR: [{ kind: "output_text" }, { kind: "message", role: "assistant" }] },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { text: true, textEscaped: true },
+  });
+  return rows.flatMap((row) => (row.text === null ? [] : [decodeStoredText(row.text, row.textEscaped)]));
+}
+
 export async function countCalls(client: ModelClient, threadId: number): Promise<number> {
   return client.toolCall.count({ where: { threadId } });
 }
