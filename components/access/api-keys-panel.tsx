@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import { KEY_SCOPES, type ApiKeyView, type CreatedApiKey } from "@/lib/access/schemas.ts";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 const SCOPE_HELP: Record<(typeof KEY_SCOPES)[number], string> = {
   ingest: "post events, callbacks, OTLP traces",

@@ -1,7 +1,7 @@
 "use client";
 // The one-time setup form: creates the first admin with the token from the server log, then signs them in.
 import { useState, type FormEvent } from "react";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 export function SetupForm({ token, minPasswordLength }: { token: string; minPasswordLength: number }) {
   const [error, setError] = useState<string | null>(null);

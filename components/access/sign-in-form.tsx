@@ -2,7 +2,7 @@
 // The sign-in form: email + password to Better Auth's endpoint (it sets the HttpOnly session cookie), then on
 // to the page the visitor asked for.
 import { useState, type FormEvent } from "react";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 import { safeNextPath } from "./safe-next.ts";
 
 export function SignInForm({ next }: { next: string | null }) {

@@ -1,7 +1,7 @@
 "use client";
 // Signs out: Better Auth deletes the session row and clears the cookie; then the sign-in page.
 import { useState } from "react";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { UserView } from "@/lib/access/schemas.ts";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; minPasswordLength: number }) {
   const router = useRouter();
