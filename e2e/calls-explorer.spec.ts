@@ -133,3 +133,20 @@ test("usable at 390 px wide", async ({ page, request }) => {
   await expect(page.getByTestId("explorer-row").first().getByRole("link").first()).toBeInViewport();
   await page.screenshot({ path: "test-results/screenshots/calls-explorer-390.png", fullPage: true });
 });
+
+test("one filter form, whatever the number of client-side filter changes", async ({ page, request }) => {
+  const { tool, word } = await seed(request);
+  await page.goto(`/calls?tool=${tool}`);
+  await expect(page.getByRole("search")).toHaveCount(1);
+  await page.getByLabel("Status").selectOption("errored");
+  await expect(page).toHaveURL(/status=errored/);
+  await expect(page.getByTestId("explorer-row")).toHaveCount(5);
+  await page.getByLabel("Status").selectOption("completed");
+  await expect(page).toHaveURL(/status=completed/);
+  await page.getByLabel("Search arguments and results").fill(word);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${word}`));
+  await expect(page.getByTestId("explorer-row")).toHaveCount(1);
+  await expect(page.getByRole("search")).toHaveCount(1);
+  await expect(page.getByLabel("Status")).toHaveValue("completed");
+});

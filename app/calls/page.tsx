@@ -86,13 +86,16 @@ export default async function CallsPage({ searchParams }: { searchParams: Search
       : sort.startsWith("confidence")
         ? " Sorted by confidence: calls without one are left out."
         : "";
+  // The filter form and the results remount when the query changes (fresh field values, a fresh skeleton). Their keys
+  // must differ: two siblings under one key left every earlier filter form on screen after a client navigation.
+  const view = JSON.stringify(query);
   return (
     <>
       <PageHeader
         title="Calls"
         description={<>Every tool call across threads, with the verdict of its newest result.{sortNote}</>}
       />
-      <CallsFilters key={JSON.stringify(query)} filters={filters} sort={sort} />
+      <CallsFilters key={`filters:${view}`} filters={filters} sort={sort} />
       <Suspense fallback={null}>
         <ToolNames />
       </Suspense>
@@ -101,7 +104,7 @@ export default async function CallsPage({ searchParams }: { searchParams: Search
           Ignored {ignored.length === 1 ? "a parameter" : "parameters"} that could not be read: {ignored.join(", ")}.
         </p>
       ) : null}
-      <Suspense key={JSON.stringify(query)} fallback={<CallsTableSkeleton />}>
+      <Suspense key={`results:${view}`} fallback={<CallsTableSkeleton />}>
         <Results query={query} filters={filters} />
       </Suspense>
     </>

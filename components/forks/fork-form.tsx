@@ -227,6 +227,9 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
     <form
       className="fork-form"
       aria-label="Fork this thread"
+      // The browser's own checks block a submit without a word at the button; the draft's problems and the
+      // server's 422 say what is wrong instead.
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

@@ -168,7 +168,7 @@ export function RulesPanel({ kind, rules }: { kind: Kind; rules: (BreakpointRule
             </label>
             <label className="field">
               <span>Confidence below</span>
-              <input className="input" name="confidence_below" type="number" min={0} max={1} step={0.05} />
+              <input className="input" name="confidence_below" type="number" min={0} max={1} step="any" />
             </label>
             <label className="field">
               <span>nextAction equals</span>
