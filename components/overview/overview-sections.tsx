@@ -1,6 +1,4 @@
 // The overview's sections (figures by status and four short lists), fed the live data by OverviewLive.
-import Link from "next/link";
-import type { ReactNode } from "react";
 import type { OverviewData } from "@/lib/overview/schemas.ts";
 import { OutcomeBadge, outcomeTone } from "../deliveries/outcome-badge.tsx";
 import { BarList } from "../ui/bar-chart.tsx";
@@ -9,6 +7,7 @@ import { Deadline, useIsOverdue } from "../ui/deadline.tsx";
 import { CallLink, ThreadLink } from "../ui/entity-links.tsx";
 import { formatCount } from "../ui/format.ts";
 import { deliveriesHref, pendingHref, threadsHref } from "../ui/hrefs.ts";
+import { Panel } from "../ui/panel.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { Figure } from "./figure.tsx";
 
@@ -34,32 +33,6 @@ function PendingRowView({ call, serverNow }: { call: PendingRow; serverNow: stri
         ) : null}
       </td>
     </tr>
-  );
-}
-
-function Panel({
-  title,
-  id,
-  link,
-  children,
-}: {
-  title: string;
-  id: string;
-  link?: { href: string; label: string };
-  children: ReactNode;
-}) {
-  return (
-    <section className="card panel" aria-labelledby={id}>
-      <div className="panel-header">
-        <h2 id={id}>{title}</h2>
-        {link ? (
-          <Link href={link.href} className="small">
-            {link.label} <span aria-hidden="true">→</span>
-          </Link>
-        ) : null}
-      </div>
-      {children}
-    </section>
   );
 }
 
