@@ -82,7 +82,7 @@ export default async function CallsPage({ searchParams }: { searchParams: Search
   const { sort, cursor: _cursor, limit: _limit, ...filters } = query;
   const sortNote =
     sort === "slowest" || sort === "fastest"
-      ? " Sorted by latency: calls without a result are left out."
+      ? " Sorted by latency — the tool-reported duration when the tool sent one, else the observed time; calls without a result are left out."
       : sort.startsWith("confidence")
         ? " Sorted by confidence: calls without one are left out."
         : "";

@@ -200,8 +200,16 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
                 </dd>
                 <dt>traceId</dt>
                 <dd className="mono">{meta.traceId ? presentUntrustedText(meta.traceId, { revealSecrets }) : "—"}</dd>
-                <dt>duration</dt>
-                <dd>{meta.durationMs === undefined ? "—" : <DurationText ms={meta.durationMs} />}</dd>
+                <dt>durationMs</dt>
+                <dd data-testid="envelope-duration">
+                  {meta.durationMs === undefined ? (
+                    "—"
+                  ) : (
+                    <>
+                      <DurationText ms={meta.durationMs} /> <span className="muted small">tool-reported</span>
+                    </>
+                  )}
+                </dd>
                 <dt>cached</dt>
                 <dd>{yesNo(meta.cached)}</dd>
               </dl>

@@ -110,10 +110,19 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
       isError: true,
       verdict: { state: "failed", action: "retry", tone: "bad" },
     });
-    expect(byKey.b).toMatchObject({ latencyMs: 300, envelopeKind: null, isError: true, verdict: { state: "error" } });
-    // meta.durationMs wins over the wall clock (5 s).
+    expect(byKey.b).toMatchObject({
+      latencyMs: 300,
+      reportedMs: null,
+      observedMs: 300,
+      envelopeKind: null,
+      isError: true,
+      verdict: { state: "error" },
+    });
+    // meta.durationMs wins over the wall clock (5 s) for sorting; both are named in the item.
     expect(byKey.c).toMatchObject({
       latencyMs: 42,
+      reportedMs: 42,
+      observedMs: 5000,
       confidence: 0.3,
       verdict: { state: "low", action: "ask_user", band: "low" },
     });
@@ -124,7 +133,13 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     });
     expect(byKey.e).toMatchObject({ late: true, verdict: { state: "ok", band: "high" } });
     expect(byKey.e?.timedOutAt).not.toBeNull();
-    expect(byKey.f).toMatchObject({ status: "pending", latencyMs: null, verdict: { state: "waiting" } });
+    expect(byKey.f).toMatchObject({
+      status: "pending",
+      latencyMs: null,
+      reportedMs: null,
+      observedMs: null,
+      verdict: { state: "waiting" },
+    });
   });
 
   it("filters by tool, status, error type, vendor, nextAction, envelope, late and timed out", async () => {

@@ -204,6 +204,29 @@ export async function findCallsPage(
   return rows.map(toRow);
 }
 
+/**
+ * Each call's first result: when it arrived and its tool-reported duration (`meta.durationMs`, when ≥ 0), for the
+ * page's rows only — the list names both measurements instead of passing one off as the other.
+ */
+export async function findFirstResults(
+  db: ModelClient,
+  callRowIds: number[],
+): Promise<Map<number, { receivedAt: Date | null; reportedMs: number | null }>> {
+  if (callRowIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ toolCallId: unknown; receivedAt: unknown; metaDurationMs: unknown }[]>(sql`
+    SELECT r."toolCallId", r."receivedAt", r."metaDurationMs" FROM "ToolResult" r WHERE r."id" IN (
+      SELECT MIN(f."id") FROM "ToolResult" f WHERE f."toolCallId" IN (${join(callRowIds, ", ")}) GROUP BY f."toolCallId")`);
+  const first = new Map<number, { receivedAt: Date | null; reportedMs: number | null }>();
+  for (const row of rows) {
+    const ms = num(row.metaDurationMs);
+    first.set(Number(row.toolCallId), {
+      receivedAt: date(row.receivedAt),
+      reportedMs: ms !== null && ms >= 0 ? ms : null,
+    });
+  }
+  return first;
+}
+
 const date = (value: unknown): Date | null =>
   value === null || value === undefined ? null : new Date(value instanceof Date ? value : String(value));
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));

@@ -81,8 +81,15 @@ export type ExplorerCall = {
   deadlineAt: string | null;
   timedOutAt: string | null;
   resultCount: number;
-  /** First result's latency in ms (meta.durationMs when the tool reported it); null before a result. */
+  /**
+   * What sorts and filters use: the first result's tool-reported duration (meta.durationMs) when there is one,
+   * else the observed time from request to first result; null before a result.
+   */
   latencyMs: number | null;
+  /** The first result's meta.durationMs, as the tool reported it; null when it reported none. */
+  reportedMs: number | null;
+  /** Observed by Toolscope: request to completion, in ms; null before a result or when the trace has no timing (0). */
+  observedMs: number | null;
   late: boolean;
   envelopeKind: string | null;
   success: boolean | null;

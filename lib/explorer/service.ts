@@ -10,6 +10,7 @@ import {
   countWordMatches,
   findCallsPage,
   findReplayStep,
+  findFirstResults,
   findToolNames,
   type CallFilters,
   type CallOrder,
@@ -101,7 +102,16 @@ export async function toCallFilters(query: ExplorerFilters, database: Database):
   };
 }
 
-function toItem(row: CallRow): ExplorerCall {
+type FirstResult = { receivedAt: Date | null; reportedMs: number | null };
+
+/** Request to first result as Toolscope saw it; null without a result, or when both are one instant (an import without timing). */
+function observedMs(row: CallRow, first: FirstResult | undefined): number | null {
+  if (first?.receivedAt == null) return null;
+  const ms = first.receivedAt.getTime() - row.requestedAt.getTime();
+  return ms > 0 ? ms : null;
+}
+
+function toItem(row: CallRow, first: FirstResult | undefined): ExplorerCall {
   const verdict = deriveVerdict({
     hasResult: row.resultCount > 0,
     envelopeKind: row.resultEnvelopeKind,
@@ -124,6 +134,8 @@ function toItem(row: CallRow): ExplorerCall {
     timedOutAt: row.timedOutAt?.toISOString() ?? null,
     resultCount: row.resultCount,
     latencyMs: row.latencyMs,
+    reportedMs: first?.reportedMs ?? null,
+    observedMs: observedMs(row, first),
     late: row.resultLate,
     envelopeKind: row.resultEnvelopeKind,
     success: row.resultSuccess,
@@ -174,7 +186,16 @@ export async function exploreCalls(query: ExplorerQuery, options: { database?: D
           : last.resultConfidence;
     if (key !== null) nextCursor = encodeExplorerCursor({ key, id: last.id });
   }
-  return { items: page.map(toItem), nextCursor, sort: query.sort, limit: query.limit };
+  const firsts = await findFirstResults(
+    database.client,
+    page.map((row) => row.id),
+  );
+  return {
+    items: page.map((row) => toItem(row, firsts.get(row.id))),
+    nextCursor,
+    sort: query.sort,
+    limit: query.limit,
+  };
 }
 
 /** The replay step showing this call with its newest result, or null when it has no timeline event. */
