@@ -150,3 +150,20 @@ test("one filter form, whatever the number of client-side filter changes", async
   await expect(page.getByRole("search")).toHaveCount(1);
   await expect(page.getByLabel("Status")).toHaveValue("completed");
 });
+
+test("each latency says what it measures: tool-reported beside observed, on the list and the call page", async ({
+  page,
+  request,
+}) => {
+  const { tool } = await seed(request);
+  await page.goto(`/calls?tool=${tool}&status=errored&sort=slowest`);
+  await expect(page.getByRole("columnheader", { name: /Latency tool-reported · observed/ })).toBeVisible();
+  const row = page.getByTestId("explorer-row").first();
+  await expect(row).toHaveAttribute("data-call-key", "c4");
+  const latency = row.getByTestId("latency");
+  await expect(latency.locator('[data-latency="reported"]')).toHaveText("2.50 s tool-reported");
+  await expect(latency.locator('[data-latency="observed"]')).toContainText("observed");
+  await row.getByRole("link").first().click();
+  await expect(page.getByTestId("call-took")).toContainText("observed");
+  await expect(page.getByTestId("envelope-duration")).toHaveText(/tool-reported$/);
+});
