@@ -1,4 +1,5 @@
 // The overview's sections (figures by status and four short lists), fed the live data by OverviewLive.
+import { explorerHref } from "@/lib/explorer/schemas.ts";
 import type { OverviewData } from "@/lib/overview/schemas.ts";
 import { OutcomeBadge, outcomeTone } from "../deliveries/outcome-badge.tsx";
 import { BarList } from "../ui/bar-chart.tsx";
@@ -56,14 +57,14 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Completed"
           value={byStatus.completed ?? 0}
-          href={threadsHref({ status: "completed" })}
+          href={explorerHref({ status: "completed" })}
           testId="figure-completed"
           hint="result received"
         />
         <Figure
           label="Errored"
           value={byStatus.errored ?? 0}
-          href={threadsHref({ status: "errored" })}
+          href={explorerHref({ status: "errored" })}
           testId="figure-errored"
           tone="bad"
           hint="error result"
@@ -71,7 +72,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Timed out"
           value={byStatus.timed_out ?? 0}
-          href={threadsHref({ status: "timed_out" })}
+          href={explorerHref({ status: "timed_out" })}
           testId="figure-timed-out"
           tone="warn"
           hint="deadline passed"
@@ -79,7 +80,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Cancelled"
           value={byStatus.cancelled ?? 0}
-          href={threadsHref({ status: "cancelled" })}
+          href={explorerHref({ status: "cancelled" })}
           testId="figure-cancelled"
           hint="by the runtime"
         />
@@ -94,7 +95,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Low confidence"
           value={data.lowConfidence.total}
-          href="/insights#confidence"
+          href={explorerHref({ confidenceBelow: data.lowConfidence.below, sort: "confidence_low" })}
           testId="figure-low-confidence"
           tone="bad"
           hint={`confidence < ${data.lowConfidence.below}`}
