@@ -98,9 +98,14 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
   );
 }
 
-export function CallsTableSkeleton() {
+export function CallsTableSkeleton({ searching }: { searching?: string }) {
   return (
-    <div className="explorer-skeleton" aria-busy="true" aria-label="Loading calls">
+    <div className="explorer-skeleton" aria-busy="true" aria-label={searching ? "Searching calls" : "Loading calls"}>
+      {searching ? (
+        <p className="small muted" role="status" data-testid="explorer-searching">
+          Searching for “{presentUntrustedText(searching)}”…
+        </p>
+      ) : null}
       {Array.from({ length: 8 }, (_, i) => (
         <div key={i} className="explorer-skeleton-row" />
       ))}

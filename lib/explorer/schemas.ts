@@ -100,12 +100,25 @@ export type ExplorerCall = {
   verdict: Pick<Verdict, "state" | "tone" | "label" | "band" | "action">;
 };
 
+/** How a full-text search went: how common each word is, and whether the walk was cut short. */
+export type ExplorerSearch = {
+  /** Texts holding each word, counted up to a cap: `more` when there are more than `matches`. */
+  words: { word: string; matches: number; more: boolean }[];
+  /**
+   * Calls walked in the order before this page was cut short (the time box was spent before a page filled): the
+   * items are the matches among them, and `nextCursor` searches further. Null when the search ran to the end.
+   */
+  stoppedAfter: number | null;
+};
+
 export type ExplorerPage = {
   items: ExplorerCall[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
   sort: ExplorerSort;
   limit: number;
+  /** Present when `q` was given. */
+  search?: ExplorerSearch;
 };
 
 /** The URL of the explorer for a filter set (empty values dropped), for links from Insights and elsewhere. */
