@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { connection } from "next/server";
+import { SignOutButton } from "@/components/access/sign-out-button.tsx";
 import { MainNav } from "@/components/layout/main-nav.tsx";
+import { sessionUser } from "@/lib/access/auth.ts";
+import { accessSettings } from "@/lib/access/settings.ts";
 import { QueryProvider } from "@/components/providers/query-provider.tsx";
 import { ShortcutsDialog } from "@/components/layout/shortcuts-dialog.tsx";
 import "./globals.css";
@@ -24,6 +28,10 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request: its scripts carry that response's CSP nonce (proxy.ts).
   await connection();
+  // Exposed mode: the navigation is for signed-in people only (a visitor on the sign-in page sees the brand alone),
+  // and the header says who is signed in, with the way out beside it.
+  const exposed = accessSettings().mode === "exposed";
+  const user = exposed ? await sessionUser(await headers()) : null;
   return (
     <html lang="en">
       <body>
@@ -36,7 +44,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <span className="brand-mark" aria-hidden="true" />
               Toolscope
             </Link>
-            <MainNav />
+            {exposed && user === null ? null : <MainNav />}
+            {user ? (
+              <div className="header-user" data-testid="signed-in-as">
+                <span className="small muted">
+                  Signed in as <strong>{user.email}</strong>
+                </span>
+                <SignOutButton />
+              </div>
+            ) : null}
           </header>
           <main className="page" id="main" tabIndex={-1}>
             <QueryProvider>{children}</QueryProvider>

@@ -16,6 +16,9 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
   await page.goto("/threads");
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fthreads$/);
   await expect(page.getByRole("heading", { name: "Sign in to Toolscope" })).toBeVisible();
+  // Before sign-in: the brand, no navigation into pages the visitor cannot open, nobody signed in.
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
   const anonymous = await api.get("/api/threads");
   expect(anonymous.status()).toBe(401);
   expect((await anonymous.json()).error.code).toBe("unauthorized");
@@ -36,6 +39,16 @@ test("sign-in, API key create and revoke, sign-out in exposed mode", async ({ br
   expect(session?.sameSite).toBe("Lax");
   await page.goto("/setup");
   await expect(page.getByRole("heading", { name: "Setup is closed" })).toBeVisible();
+
+  // Signed in: the header says who, with sign-out beside it; the navigation includes Model targets; the overview
+  // does not print the database's location to every signed-in user.
+  await expect(page.getByTestId("signed-in-as")).toContainText(`Signed in as ${EMAIL}`);
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Model targets" }),
+  ).toHaveAttribute("href", "/settings/models");
+  await page.goto("/");
+  await expect(page.getByTestId("database-provider")).toHaveText("SQLite");
+  await expect(page.getByTestId("database-location")).toHaveCount(0);
 
   // Create an ingest key on the settings page: shown once, then it authenticates a runtime.
   await page.goto("/settings/access");

@@ -133,3 +133,37 @@ test("usable at 390 px wide", async ({ page, request }) => {
   await expect(page.getByTestId("explorer-row").first().getByRole("link").first()).toBeInViewport();
   await page.screenshot({ path: "test-results/screenshots/calls-explorer-390.png", fullPage: true });
 });
+
+test("one filter form, whatever the number of client-side filter changes", async ({ page, request }) => {
+  const { tool, word } = await seed(request);
+  await page.goto(`/calls?tool=${tool}`);
+  await expect(page.getByRole("search")).toHaveCount(1);
+  await page.getByLabel("Status").selectOption("errored");
+  await expect(page).toHaveURL(/status=errored/);
+  await expect(page.getByTestId("explorer-row")).toHaveCount(5);
+  await page.getByLabel("Status").selectOption("completed");
+  await expect(page).toHaveURL(/status=completed/);
+  await page.getByLabel("Search arguments and results").fill(word);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${word}`));
+  await expect(page.getByTestId("explorer-row")).toHaveCount(1);
+  await expect(page.getByRole("search")).toHaveCount(1);
+  await expect(page.getByLabel("Status")).toHaveValue("completed");
+});
+
+test("each latency says what it measures: tool-reported beside observed, on the list and the call page", async ({
+  page,
+  request,
+}) => {
+  const { tool } = await seed(request);
+  await page.goto(`/calls?tool=${tool}&status=errored&sort=slowest`);
+  await expect(page.getByRole("columnheader", { name: /Latency tool-reported · observed/ })).toBeVisible();
+  const row = page.getByTestId("explorer-row").first();
+  await expect(row).toHaveAttribute("data-call-key", "c4");
+  const latency = row.getByTestId("latency");
+  await expect(latency.locator('[data-latency="reported"]')).toHaveText("2.50 s tool-reported");
+  await expect(latency.locator('[data-latency="observed"]')).toContainText("observed");
+  await row.getByRole("link").first().click();
+  await expect(page.getByTestId("call-took")).toContainText("observed");
+  await expect(page.getByTestId("envelope-duration")).toHaveText(/tool-reported$/);
+});

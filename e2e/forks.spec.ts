@@ -153,3 +153,31 @@ test("shows a provider's error verbatim and lists targets without keys", async (
   await expectNoKey(page);
   await page.screenshot({ path: "test-results/screenshots/settings-models.png", fullPage: true });
 });
+
+test("forks after editing a result whose confidence is off the 0.05 grid (0.32)", async ({ page, request }) => {
+  const original = uniqueGroup("e2e-fork-confidence");
+  await postEvent(request, { type: "message", group_id: original, role: "user", text: "Weather in Oslo?" });
+  await registerCall(request, { group_id: original, id: "call_oslo", name: "get_weather", declaration: WEATHER });
+  const envelope = {
+    success: true,
+    data: { city: "Oslo", rain: true },
+    confidence: 0.32,
+    source: [],
+    nextAction: "ask_user",
+    error: null,
+    meta: { toolName: "get_weather", toolVersion: "1", traceId: "t", durationMs: 5, cached: false },
+  };
+  await postResult(request, { group_id: original, id: "call_oslo", text: JSON.stringify(envelope) });
+  await enqueueAnswers("e2e-chat", [{ text: "Take a coat.", usage: { input: 10, output: 3 } }]);
+
+  await page.goto(`/threads/${original}/forks/new`);
+  const result = page.getByTestId("fork-event").filter({ hasText: "call_oslo →" });
+  await result.getByRole("button", { name: "Edit result" }).click();
+  await page
+    .getByLabel("Result text of call_oslo (what the model sees)")
+    .fill(JSON.stringify({ ...envelope, data: { city: "Oslo", rain: false } }));
+  await expect(page.getByRole("spinbutton", { name: "confidence" })).toHaveValue("0.32");
+  await page.getByLabel("Model target").selectOption("fake-chat");
+  await page.getByRole("button", { name: "Fork and run" }).click();
+  await expect(page.getByRole("heading", { name: "Fork run" })).toBeVisible();
+});

@@ -36,6 +36,8 @@ test("overview figures match the data and link to the filtered lists", async ({ 
   const api = await (await request.get("/api/overview")).json();
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   await expect(page.getByTestId("database-provider")).toHaveText("SQLite");
+  // Local mode: whoever sees the page runs the machine, so the file is named.
+  await expect(page.getByTestId("database-location")).toContainText(".db");
   await expect(page.getByRole("status").filter({ hasText: "Live" })).toBeVisible();
 
   // Each figure is the number behind its link.
@@ -43,10 +45,12 @@ test("overview figures match the data and link to the filtered lists", async ({ 
     ["count-threads", "/threads"],
     ["count-deliveries", "/deliveries"],
     ["figure-pending", "/pending"],
-    ["figure-errored", "/threads?status=errored"],
-    ["figure-timed-out", "/threads?status=timed_out"],
+    ["figure-completed", "/calls?status=completed"],
+    ["figure-errored", "/calls?status=errored"],
+    ["figure-timed-out", "/calls?status=timed_out"],
+    ["figure-cancelled", "/calls?status=cancelled"],
     ["figure-results-hour", "/threads?range=1h"],
-    ["figure-low-confidence", "/insights#confidence"],
+    ["figure-low-confidence", `/calls?confidenceBelow=${api.lowConfidence.below}&sort=confidence_low`],
     ["figure-subscriptions", "/subscriptions"],
   ];
   for (const [testId, href] of links) await expect(page.getByTestId(testId)).toHaveAttribute("href", href);
@@ -54,6 +58,21 @@ test("overview figures match the data and link to the filtered lists", async ({ 
   await expect(page.getByTestId("figure-errored")).toContainText(count(api.callsByStatus.errored));
   expect(api.callsByStatus.errored).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId("figure-low-confidence")).toContainText(count(api.lowConfidence.total));
+
+  // A 7-digit count stays inside its card (the cards are as narrow as 8 to a row at 1280 px).
+  for (const testId of ["figure-errored", "figure-low-confidence"]) {
+    const figure = page.getByTestId(testId);
+    await figure.locator(".stat-value").evaluate((node) => (node.textContent = "8,888,888"));
+    const fits = await figure.evaluate((card) => {
+      const value = card.querySelector(".stat-value");
+      if (!value) return false;
+      const inner = card.getBoundingClientRect();
+      const text = value.getBoundingClientRect();
+      return value.scrollWidth <= value.clientWidth && text.right <= inner.right && text.left >= inner.left;
+    });
+    expect(fits, `${testId} holds 8,888,888`).toBe(true);
+  }
+  await page.reload();
 
   // Newest low-confidence result first, with its confidence and suggested action.
   const lowRow = page.getByTestId("overview-low-confidence").getByRole("row").nth(1);

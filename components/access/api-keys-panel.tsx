@@ -1,10 +1,12 @@
 "use client";
 // API keys: create one (shown once, here), see when each was last used, revoke it.
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
+import { Panel } from "@/components/ui/panel.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
+import { FormError, useApiMutation } from "@/components/ui/use-api-mutation.tsx";
 import { KEY_SCOPES, type ApiKeyView, type CreatedApiKey } from "@/lib/access/schemas.ts";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 
 const SCOPE_HELP: Record<(typeof KEY_SCOPES)[number], string> = {
@@ -16,52 +18,46 @@ const SCOPE_HELP: Record<(typeof KEY_SCOPES)[number], string> = {
 // eslint-disable-next-line max-lines-per-function -- the key list and its create form share the one-time key state; most lines are table markup
 export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
   const router = useRouter();
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function create(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    setError(null);
-    try {
-      setCreated(
-        await sendJson<CreatedApiKey>("POST", "/api/keys", {
-          name: String(data.get("name") ?? ""),
-          scope: String(data.get("scope") ?? ""),
-        }),
-      );
+  const create = useApiMutation({
+    mutationFn: ({ data }: { data: FormData; form: HTMLFormElement }) =>
+      sendJson<CreatedApiKey>("POST", "/api/keys", {
+        name: String(data.get("name") ?? ""),
+        scope: String(data.get("scope") ?? ""),
+      }),
+    onSuccess: (_created, { form }) => {
       form.reset();
       router.refresh();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "Could not create the key");
-    }
+    },
+  });
+  const revoke = useApiMutation({
+    mutationFn: (key: ApiKeyView) => sendJson("DELETE", `/api/keys/${key.id}`),
+    onSuccess: () => router.refresh(),
+  });
+  const created = create.data ?? null;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    revoke.reset();
+    create.run({ data: new FormData(event.currentTarget), form: event.currentTarget });
   }
 
-  async function revoke(key: ApiKeyView) {
+  function confirmRevoke(key: ApiKeyView) {
     if (!window.confirm(`Revoke the key "${key.name}"? Programs using it get 401 from now on.`)) return;
-    setError(null);
-    try {
-      await sendJson("DELETE", `/api/keys/${key.id}`);
-      router.refresh();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "Could not revoke the key");
-    }
+    create.reset();
+    revoke.run(key);
   }
 
   return (
-    <section className="card panel" aria-labelledby="keys-heading">
-      <div className="panel-header">
-        <h2 id="keys-heading">API keys</h2>
-      </div>
-      <p className="panel-description small muted">
-        Programs send <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once; only its SHA-256 is stored.
-      </p>
-      {error ? (
-        <p className="notice notice-bad" role="alert">
-          {error}
-        </p>
-      ) : null}
+    <Panel
+      title="API keys"
+      id="keys-heading"
+      description={
+        <>
+          Programs send <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once; only its SHA-256 is stored.
+        </>
+      }
+    >
+      <FormError error={create.error ?? revoke.error} />
       {created ? (
         <div className="notice notice-warn" role="status" data-testid="new-key">
           New {created.scope} key “{created.name}” — copy it now, it is not shown again:
@@ -69,7 +65,7 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
           <CopyButton value={created.key} label="Copy the new key" />
         </div>
       ) : null}
-      <form className="key-form" onSubmit={create} aria-label="Create an API key">
+      <form className="key-form" onSubmit={submit} aria-label="Create an API key">
         <label className="field field-grow">
           <span>Name</span>
           <input className="input" name="name" required maxLength={100} placeholder="ci-runner" />
@@ -84,7 +80,7 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
             ))}
           </select>
         </label>
-        <button className="button button-primary" type="submit">
+        <button className="button button-primary" type="submit" disabled={create.busy}>
           Create key
         </button>
       </form>
@@ -122,7 +118,7 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
                       <button
                         className="button"
                         type="button"
-                        onClick={() => void revoke(key)}
+                        onClick={() => confirmRevoke(key)}
                         aria-label={`Revoke ${key.name}`}
                       >
                         Revoke
@@ -135,6 +131,6 @@ export function ApiKeysPanel({ keys }: { keys: ApiKeyView[] }) {
           </table>
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,42 +1,33 @@
 "use client";
 // The one-time setup form: creates the first admin with the token from the server log, then signs them in.
-import { useState, type FormEvent } from "react";
-import { sendJson } from "./post-json.ts";
+import type { FormEvent } from "react";
+import { sendJson } from "@/components/ui/fetch-json.ts";
+import { FormError, useApiMutation } from "@/components/ui/use-api-mutation.tsx";
+
+async function createFirstAdmin({ token, form }: { token: string; form: FormData }): Promise<void> {
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  await sendJson("POST", "/api/setup", { token, email, password, name: String(form.get("name") ?? "") || undefined });
+  await sendJson("POST", "/api/auth/sign-in/email", { email, password, rememberMe: true });
+}
 
 export function SetupForm({ token, minPasswordLength }: { token: string; minPasswordLength: number }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const setup = useApiMutation({
+    mutationFn: createFirstAdmin,
+    // A full page load: the router's cache still holds the pages prefetched before, as redirects.
+    onSuccess: () => window.location.replace(new URL("/settings/access", window.location.origin).href),
+    busyAfterSuccess: true,
+  });
+  const { busy, error } = setup;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const email = String(form.get("email") ?? "");
-    const password = String(form.get("password") ?? "");
-    setBusy(true);
-    setError(null);
-    try {
-      await sendJson("POST", "/api/setup", {
-        token,
-        email,
-        password,
-        name: String(form.get("name") ?? "") || undefined,
-      });
-      await sendJson("POST", "/api/auth/sign-in/email", { email, password, rememberMe: true });
-      // A full page load: the router's cache still holds the pages prefetched before, as redirects.
-      window.location.replace(new URL("/settings/access", window.location.origin).href);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "Setup failed");
-      setBusy(false);
-    }
+    setup.run({ token, form: new FormData(event.currentTarget) });
   }
 
   return (
     <form className="card auth-form" onSubmit={submit}>
-      {error ? (
-        <p className="notice notice-bad" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <label className="field">
         <span>Name</span>
         <input className="input" name="name" autoComplete="name" />

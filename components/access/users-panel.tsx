@@ -1,40 +1,38 @@
 "use client";
 // Dashboard users (exposed mode): the list, and a form to add one. Every user may do everything.
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
+import { Panel } from "@/components/ui/panel.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
+import { FormError, useApiMutation } from "@/components/ui/use-api-mutation.tsx";
 import type { UserView } from "@/lib/access/schemas.ts";
-import { sendJson } from "./post-json.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; minPasswordLength: number }) {
   const router = useRouter();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-
-  async function add(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    try {
-      const user = await sendJson<{ email: string }>("POST", "/api/users", {
+  const add = useApiMutation({
+    mutationFn: ({ data }: { data: FormData; form: HTMLFormElement }) =>
+      sendJson<{ email: string }>("POST", "/api/users", {
         email: String(data.get("email") ?? ""),
         password: String(data.get("password") ?? ""),
-      });
-      setMessage({ ok: true, text: `Added ${user.email}.` });
+      }),
+    onSuccess: (_user, { form }) => {
       form.reset();
       router.refresh();
-    } catch (failure) {
-      setMessage({ ok: false, text: failure instanceof Error ? failure.message : "Could not add the user" });
-    }
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    add.run({ data: new FormData(event.currentTarget), form: event.currentTarget });
   }
 
   return (
-    <section className="card panel" aria-labelledby="users-heading">
-      <div className="panel-header">
-        <h2 id="users-heading">Users</h2>
-      </div>
-      {message ? (
-        <p className={`notice ${message.ok ? "" : "notice-bad"}`} role={message.ok ? "status" : "alert"}>
-          {message.text}
+    <Panel title="Users" id="users-heading">
+      <FormError error={add.error} />
+      {add.data ? (
+        <p className="notice" role="status">
+          Added {add.data.email}.
         </p>
       ) : null}
       <ul className="user-list">
@@ -47,7 +45,7 @@ export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; mi
           </li>
         ))}
       </ul>
-      <form className="key-form" onSubmit={add} aria-label="Add a user">
+      <form className="key-form" onSubmit={submit} aria-label="Add a user">
         <label className="field field-grow">
           <span>Email</span>
           <input className="input" name="email" type="email" required autoComplete="off" />
@@ -63,10 +61,10 @@ export function UsersPanel({ users, minPasswordLength }: { users: UserView[]; mi
             autoComplete="new-password"
           />
         </label>
-        <button className="button" type="submit">
+        <button className="button" type="submit" disabled={add.busy}>
           Add user
         </button>
       </form>
-    </section>
+    </Panel>
   );
 }

@@ -194,7 +194,12 @@ export function CallsFilters({ filters, sort }: { filters: ExplorerFilters; sort
             </select>
           </label>
           <fieldset className="field explorer-range">
-            <legend className="field-label">Latency (ms)</legend>
+            <legend
+              className="field-label"
+              title="The tool-reported duration (meta.durationMs) when there is one, else the observed time"
+            >
+              Latency (ms, tool-reported else observed)
+            </legend>
             <input
               className="input"
               type="number"

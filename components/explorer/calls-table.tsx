@@ -1,7 +1,7 @@
 // One page of the calls explorer: when, tool, thread, status, latency, the verdict and its envelope fields.
 // Every row links to the call; tool and thread cells narrow the explorer to that tool or thread.
 import Link from "next/link";
-import { DurationText } from "@/components/result/duration-text.tsx";
+import { Latency } from "@/components/ui/latency.tsx";
 import { StatusBadge } from "@/components/ui/status-badge.tsx";
 import { callHref } from "@/components/ui/hrefs.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
@@ -30,7 +30,7 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
             </th>
             <th scope="col">Status</th>
             <th scope="col" className="num">
-              Latency
+              Latency <span className="small muted">tool-reported · observed</span>
             </th>
             <th scope="col">Verdict</th>
             <th scope="col" className="num">
@@ -67,7 +67,7 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
                 <StatusBadge status={item.status} />
               </td>
               <td data-label="Latency" className="num nowrap">
-                {item.latencyMs === null ? <span className="muted">—</span> : <DurationText ms={item.latencyMs} />}
+                <Latency reportedMs={item.reportedMs} observedMs={item.observedMs} />
               </td>
               <td data-label="Verdict">
                 <VerdictBadge verdict={item.verdict} />
@@ -98,9 +98,14 @@ export function CallsTable({ items, filters }: { items: ExplorerCall[]; filters:
   );
 }
 
-export function CallsTableSkeleton() {
+export function CallsTableSkeleton({ searching }: { searching?: string }) {
   return (
-    <div className="explorer-skeleton" aria-busy="true" aria-label="Loading calls">
+    <div className="explorer-skeleton" aria-busy="true" aria-label={searching ? "Searching calls" : "Loading calls"}>
+      {searching ? (
+        <p className="small muted" role="status" data-testid="explorer-searching">
+          Searching for “{presentUntrustedText(searching)}”…
+        </p>
+      ) : null}
       {Array.from({ length: 8 }, (_, i) => (
         <div key={i} className="explorer-skeleton-row" />
       ))}

@@ -62,7 +62,8 @@ export function EnvelopeFields({
           type="number"
           min={0}
           max={1}
-          step={0.05}
+          // Any value: a recorded 0.32 or 0.88 must not fail the browser's step check on a field nobody touched.
+          step="any"
           value={typeof object.confidence === "number" ? object.confidence : ""}
           onChange={(event) =>
             onChange(mergeEnvelope(text, { confidence: event.target.value === "" ? null : Number(event.target.value) }))

@@ -1,7 +1,4 @@
-// The fork pages' paths, and their writes through the one client kit (postJson, ApiError).
-import { ApiError, postJson } from "@/components/ui/fetch-json.ts";
-
-export { ApiError, postJson };
+// The fork pages' paths (their writes go through the one client kit, components/ui/fetch-json.ts).
 
 export function forkApiPath(groupId: string, rest = ""): string {
   return `/api/threads/${encodeURIComponent(groupId)}/fork${rest}`;

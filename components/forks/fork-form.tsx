@@ -11,7 +11,8 @@ import type { ForkCreated } from "@/lib/forks/schemas.ts";
 import { DEFAULT_MAX_TURNS, MAX_MAX_TURNS } from "@/lib/forks/schemas.ts";
 import { MODEL_API_LABELS, type ModelTargetView } from "@/lib/models/schemas.ts";
 import type { CanonicalEvent } from "@/lib/formats/canonical.ts";
-import { ApiError, forkPageHref, postJson } from "./fork-api.ts";
+import { ApiError, postJson } from "@/components/ui/fetch-json.ts";
+import { forkPageHref } from "./fork-api.ts";
 import { draftEdits, EMPTY_DRAFT, type ForkDraft } from "./fork-draft.ts";
 import { ForkEventRow, InsertedMessages, type DraftChange } from "./fork-event-row.tsx";
 import "./forks.css";
@@ -226,6 +227,9 @@ export function ForkForm({ groupId, events, targets, targetsProblem, initialStep
     <form
       className="fork-form"
       aria-label="Fork this thread"
+      // The browser's own checks block a submit without a word at the button; the draft's problems and the
+      // server's 422 say what is wrong instead.
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void submit();

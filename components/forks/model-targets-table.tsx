@@ -1,5 +1,6 @@
 // The settings page's list of model targets: what each one is, and whether its key variable is set (never its value).
 import { MODEL_API_LABELS, type ModelTargetView } from "@/lib/models/schemas.ts";
+import { DataTable, type Column } from "@/components/ui/data-table.tsx";
 import "./forks.css";
 
 const KEY_STATE: Record<ModelTargetView["keyState"], { label: string; className: string }> = {
@@ -13,6 +14,27 @@ const EXAMPLE = `TOOLSCOPE_MODELS='[
   {"name": "claude", "api": "anthropic", "baseUrl": "https://api.anthropic.com/v1", "model": "claude-sonnet-4-5", "apiKeyEnv": "ANTHROPIC_API_KEY"},
   {"name": "local-qwen", "api": "openai-chat", "baseUrl": "http://127.0.0.1:11434/v1", "model": "qwen3:8b"}
 ]'`;
+
+const COLUMNS: Column<ModelTargetView>[] = [
+  { key: "name", header: "Name", cell: (target) => target.name, className: "mono" },
+  { key: "api", header: "API", cell: (target) => MODEL_API_LABELS[target.api] },
+  { key: "base-url", header: "Base URL", cell: (target) => target.baseUrl, className: "mono" },
+  { key: "model", header: "Model", cell: (target) => target.model, className: "mono" },
+  { key: "key-env", header: "Key variable", cell: (target) => target.apiKeyEnv ?? "—", className: "mono" },
+  {
+    key: "key",
+    header: "Key",
+    cell: (target) => (
+      <span className={`badge ${KEY_STATE[target.keyState].className}`}>{KEY_STATE[target.keyState].label}</span>
+    ),
+  },
+  { key: "timeout", header: "Timeout", cell: (target) => `${(target.timeoutMs / 1000).toLocaleString("en-US")} s` },
+  {
+    key: "max-tokens",
+    header: "Max tokens",
+    cell: (target) => target.maxTokens?.toLocaleString("en-US") ?? "default",
+  },
+];
 
 export function ModelTargetsTable({ targets, problem }: { targets: ModelTargetView[]; problem: string | null }) {
   return (
@@ -28,40 +50,14 @@ export function ModelTargetsTable({ targets, problem }: { targets: ModelTargetVi
           <pre className="raw">{EXAMPLE}</pre>
         </div>
       ) : (
-        <div className="card">
-          <table className="model-targets" aria-label="Model targets">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">API</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">Model</th>
-                <th scope="col">Key variable</th>
-                <th scope="col">Key</th>
-                <th scope="col">Timeout</th>
-                <th scope="col">Max tokens</th>
-              </tr>
-            </thead>
-            <tbody>
-              {targets.map((target) => (
-                <tr key={target.name}>
-                  <td className="mono">{target.name}</td>
-                  <td>{MODEL_API_LABELS[target.api]}</td>
-                  <td className="mono">{target.baseUrl}</td>
-                  <td className="mono">{target.model}</td>
-                  <td className="mono">{target.apiKeyEnv ?? "—"}</td>
-                  <td>
-                    <span className={`badge ${KEY_STATE[target.keyState].className}`}>
-                      {KEY_STATE[target.keyState].label}
-                    </span>
-                  </td>
-                  <td>{(target.timeoutMs / 1000).toLocaleString("en-US")} s</td>
-                  <td>{target.maxTokens?.toLocaleString("en-US") ?? "default"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={targets}
+          columns={COLUMNS}
+          rowKey={(target) => target.name}
+          label="Model targets"
+          tableClassName="model-targets"
+          wrapperClassName="card"
+        />
       )}
     </>
   );

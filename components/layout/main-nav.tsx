@@ -19,6 +19,7 @@ const LINKS = [
   { href: "/insights", label: "Insights" },
   { href: "/import", label: "Import" },
   { href: "/compare", label: "Compare" },
+  { href: "/settings/models", label: "Model targets" },
   { href: "/settings/access-log", label: "Access log" },
   { href: "/settings/access", label: "Access" },
   { href: "/settings/storage", label: "Storage" },

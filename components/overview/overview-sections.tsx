@@ -1,6 +1,5 @@
 // The overview's sections (figures by status and four short lists), fed the live data by OverviewLive.
-import Link from "next/link";
-import type { ReactNode } from "react";
+import { explorerHref } from "@/lib/explorer/schemas.ts";
 import type { OverviewData } from "@/lib/overview/schemas.ts";
 import { OutcomeBadge, outcomeTone } from "../deliveries/outcome-badge.tsx";
 import { BarList } from "../ui/bar-chart.tsx";
@@ -9,6 +8,7 @@ import { Deadline, useIsOverdue } from "../ui/deadline.tsx";
 import { CallLink, ThreadLink } from "../ui/entity-links.tsx";
 import { formatCount } from "../ui/format.ts";
 import { deliveriesHref, pendingHref, threadsHref } from "../ui/hrefs.ts";
+import { Panel } from "../ui/panel.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { Figure } from "./figure.tsx";
 
@@ -37,32 +37,6 @@ function PendingRowView({ call, serverNow }: { call: PendingRow; serverNow: stri
   );
 }
 
-function Panel({
-  title,
-  id,
-  link,
-  children,
-}: {
-  title: string;
-  id: string;
-  link?: { href: string; label: string };
-  children: ReactNode;
-}) {
-  return (
-    <section className="card panel" aria-labelledby={id}>
-      <div className="panel-header">
-        <h2 id={id}>{title}</h2>
-        {link ? (
-          <Link href={link.href} className="small">
-            {link.label} <span aria-hidden="true">→</span>
-          </Link>
-        ) : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
 /** Calls by status, results in the last hour, low confidence, subscriptions: each links to its list. */
 export function StatusFigures({ data }: { data: OverviewData }) {
   const byStatus = data.callsByStatus;
@@ -83,14 +57,14 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Completed"
           value={byStatus.completed ?? 0}
-          href={threadsHref({ status: "completed" })}
+          href={explorerHref({ status: "completed" })}
           testId="figure-completed"
           hint="result received"
         />
         <Figure
           label="Errored"
           value={byStatus.errored ?? 0}
-          href={threadsHref({ status: "errored" })}
+          href={explorerHref({ status: "errored" })}
           testId="figure-errored"
           tone="bad"
           hint="error result"
@@ -98,7 +72,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Timed out"
           value={byStatus.timed_out ?? 0}
-          href={threadsHref({ status: "timed_out" })}
+          href={explorerHref({ status: "timed_out" })}
           testId="figure-timed-out"
           tone="warn"
           hint="deadline passed"
@@ -106,7 +80,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Cancelled"
           value={byStatus.cancelled ?? 0}
-          href={threadsHref({ status: "cancelled" })}
+          href={explorerHref({ status: "cancelled" })}
           testId="figure-cancelled"
           hint="by the runtime"
         />
@@ -121,7 +95,7 @@ export function StatusFigures({ data }: { data: OverviewData }) {
         <Figure
           label="Low confidence"
           value={data.lowConfidence.total}
-          href="/insights#confidence"
+          href={explorerHref({ confidenceBelow: data.lowConfidence.below, sort: "confidence_low" })}
           testId="figure-low-confidence"
           tone="bad"
           hint={`confidence < ${data.lowConfidence.below}`}

@@ -1,10 +1,39 @@
 // Calls that passed their deadline without a result: they are no longer awaited, but the pending page keeps
 // them for a day, marked timed out, so a call never silently vanishes from where the reader last saw it.
 import type { PendingSnapshot } from "@/lib/pending/schemas.ts";
+import { DataTable, type Column } from "../ui/data-table.tsx";
 import { CallLink, ThreadLink } from "../ui/entity-links.tsx";
 import { formatCount } from "../ui/format.ts";
 import { StatusBadge } from "../ui/status-badge.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
+
+type TimedOutCall = PendingSnapshot["timedOut"]["calls"][number];
+
+function columns(serverNow: string): Column<TimedOutCall>[] {
+  return [
+    { key: "tool", header: "Tool", cell: (call) => call.toolName, className: "mono" },
+    { key: "thread", header: "Thread", cell: (call) => <ThreadLink groupId={call.groupId} />, className: "cell-id" },
+    {
+      key: "call",
+      header: "Call",
+      cell: (call) => <CallLink callRowId={call.callRowId} callKey={call.callKey} />,
+      className: "cell-id",
+    },
+    {
+      key: "requested",
+      header: "Requested",
+      cell: (call) => <TimeAgo iso={call.requestedAt} serverNow={serverNow} />,
+      className: "nowrap",
+    },
+    {
+      key: "timed-out",
+      header: "Timed out",
+      cell: (call) => <TimeAgo iso={call.timedOutAt} serverNow={serverNow} />,
+      className: "nowrap",
+    },
+    { key: "state", header: "State", cell: () => <StatusBadge status="timed_out" />, className: "nowrap" },
+  ];
+}
 
 export function TimedOutTable({ snapshot }: { snapshot: PendingSnapshot }) {
   const { calls, total, sinceHours } = snapshot.timedOut;
@@ -14,47 +43,16 @@ export function TimedOutTable({ snapshot }: { snapshot: PendingSnapshot }) {
       <h2 id="pending-timed-out" className="section-title">
         Timed out in the last {sinceHours} h <span className="count-pill">{formatCount(total)}</span>
       </h2>
-      <div className="card table-card table-wrap">
-        <table className="table" data-testid="pending-timed-out">
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Thread</th>
-              <th scope="col">Call</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Timed out</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {calls.map((call) => (
-              <tr key={call.callRowId} data-testid="timed-out-row" data-call-key={call.callKey}>
-                <td className="mono">{call.toolName}</td>
-                <td className="cell-id">
-                  <ThreadLink groupId={call.groupId} />
-                </td>
-                <td className="cell-id">
-                  <CallLink callRowId={call.callRowId} callKey={call.callKey} />
-                </td>
-                <td className="nowrap">
-                  <TimeAgo iso={call.requestedAt} serverNow={snapshot.generatedAt} />
-                </td>
-                <td className="nowrap">
-                  <TimeAgo iso={call.timedOutAt} serverNow={snapshot.generatedAt} />
-                </td>
-                <td className="nowrap">
-                  <StatusBadge status="timed_out" />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {total > calls.length ? (
-          <p className="small muted table-footnote">
-            Showing the newest {formatCount(calls.length)} of {formatCount(total)}.
-          </p>
-        ) : null}
-      </div>
+      <DataTable
+        rows={calls}
+        columns={columns(snapshot.generatedAt)}
+        rowKey={(call) => call.callRowId}
+        rowAttributes={(call) => ({ "data-testid": "timed-out-row", "data-call-key": call.callKey })}
+        data-testid="pending-timed-out"
+        footnote={
+          total > calls.length ? `Showing the newest ${formatCount(calls.length)} of ${formatCount(total)}.` : undefined
+        }
+      />
     </section>
   );
 }

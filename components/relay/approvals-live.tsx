@@ -11,7 +11,7 @@ import { LiveIndicator } from "../ui/live-indicator.tsx";
 import { PageHeader } from "../ui/page-header.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { useLiveQuery } from "../ui/use-live-query.ts";
-import { send } from "./send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 export function ApprovalCard({ approval, onDone }: { approval: ApprovalView; onDone: () => void }) {
   const [args, setArgs] = useState(approval.argumentsText);
@@ -20,7 +20,7 @@ export function ApprovalCard({ approval, onDone }: { approval: ApprovalView; onD
   const decide = async (decision: "approve" | "deny") => {
     setProblem(null);
     try {
-      await send("POST", `/api/approvals/${approval.id}/decision`, {
+      await sendJson("POST", `/api/approvals/${approval.id}/decision`, {
         decision,
         ...(decision === "approve" && args !== approval.argumentsText ? { arguments: args } : {}),
         ...(decision === "deny" && reason ? { reason } : {}),
@@ -76,7 +76,7 @@ function RulesForm({ onDone }: { onDone: () => void }) {
     const form = event.currentTarget;
     const data = new FormData(form);
     try {
-      await send("POST", "/api/approval-rules", { name: String(data.get("name")), tool: String(data.get("tool")) });
+      await sendJson("POST", "/api/approval-rules", { name: String(data.get("name")), tool: String(data.get("tool")) });
       form.reset();
       onDone();
     } catch (failure) {
@@ -194,7 +194,7 @@ export function ApprovalsLive({ initial }: { initial: ApprovalsPage }) {
               <button
                 className="button button-small"
                 type="button"
-                onClick={() => void send("DELETE", `/api/approval-rules/${rule.id}`).then(refresh)}
+                onClick={() => void sendJson("DELETE", `/api/approval-rules/${rule.id}`).then(refresh)}
               >
                 Remove
               </button>

@@ -12,7 +12,7 @@ import { useLiveQuery } from "../ui/use-live-query.ts";
 import { ApprovalCard } from "./approvals-live.tsx";
 import { DecidedHolds } from "./held-live.tsx";
 import { AttemptsTable, OutboxStatusBadge } from "./outbox-parts.tsx";
-import { send } from "./send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 // eslint-disable-next-line max-lines-per-function -- one form with three ways to answer; mostly markup
 function AnswerForm({ callRowId, data, onDone }: { callRowId: number; data: CallInPath; onDone: () => void }) {
@@ -34,7 +34,7 @@ function AnswerForm({ callRowId, data, onDone }: { callRowId: number; data: Call
   const submit = async () => {
     setProblem(null);
     try {
-      const reply = await send<{ not_delivered: string | null; relay: { target: string } | null }>(
+      const reply = await sendJson<{ not_delivered: string | null; relay: { target: string } | null }>(
         "POST",
         `/api/calls/${callRowId}/answer`,
         {

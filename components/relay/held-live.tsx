@@ -13,7 +13,7 @@ import { LiveIndicator } from "../ui/live-indicator.tsx";
 import { PageHeader } from "../ui/page-header.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { useLiveQuery } from "../ui/use-live-query.ts";
-import { send } from "./send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 import { TextDiff } from "./text-diff.tsx";
 
 function HeldCard({ hold, onDone }: { hold: HeldResultView; onDone: () => void }) {
@@ -26,7 +26,7 @@ function HeldCard({ hold, onDone }: { hold: HeldResultView; onDone: () => void }
     setBusy(true);
     setProblem(null);
     try {
-      await send("POST", `/api/held/${hold.id}/decision`, body);
+      await sendJson("POST", `/api/held/${hold.id}/decision`, body);
       onDone();
     } catch (failure) {
       setProblem(failure instanceof Error ? failure.message : "Could not decide");

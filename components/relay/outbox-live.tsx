@@ -13,7 +13,7 @@ import { PageHeader } from "../ui/page-header.tsx";
 import { TimeAgo } from "../ui/time-ago.tsx";
 import { useLiveQuery } from "../ui/use-live-query.ts";
 import { AttemptsTable, OutboxStatusBadge } from "./outbox-parts.tsx";
-import { send } from "./send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 // eslint-disable-next-line max-lines-per-function -- the outbox table and its per-row attempts; mostly markup
 export function OutboxLive({ initial, status }: { initial: OutboxPage; status: string | undefined }) {
@@ -29,7 +29,7 @@ export function OutboxLive({ initial, status }: { initial: OutboxPage; status: s
   const retry = async (id: number) => {
     setProblem(null);
     try {
-      await send("POST", `/api/outbox/${id}/retry`);
+      await sendJson("POST", `/api/outbox/${id}/retry`);
       void queryClient.invalidateQueries({ queryKey: ["outbox"] });
     } catch (failure) {
       setProblem(failure instanceof Error ? failure.message : "Could not retry");

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { BreakpointRuleView, FaultRuleView } from "@/lib/intercept/schemas.ts";
 import { TimeAgo } from "../ui/time-ago.tsx";
-import { send } from "./send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 
 type Kind = "breakpoints" | "faults";
 
@@ -88,7 +88,7 @@ export function RulesPanel({ kind, rules }: { kind: Kind; rules: (BreakpointRule
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    void act(send("POST", `/api/${kind}`, bodyOf(kind, new FormData(form))).then(() => form.reset()));
+    void act(sendJson("POST", `/api/${kind}`, bodyOf(kind, new FormData(form))).then(() => form.reset()));
   };
   return (
     <>
@@ -120,14 +120,14 @@ export function RulesPanel({ kind, rules }: { kind: Kind; rules: (BreakpointRule
                 <button
                   className="button button-small"
                   type="button"
-                  onClick={() => void act(send("PATCH", `/api/${kind}/${rule.id}`, { enabled: !rule.enabled }))}
+                  onClick={() => void act(sendJson("PATCH", `/api/${kind}/${rule.id}`, { enabled: !rule.enabled }))}
                 >
                   {rule.enabled ? "Switch off" : "Switch on"}
                 </button>{" "}
                 <button
                   className="button button-small"
                   type="button"
-                  onClick={() => void act(send("DELETE", `/api/${kind}/${rule.id}`))}
+                  onClick={() => void act(sendJson("DELETE", `/api/${kind}/${rule.id}`))}
                 >
                   Remove
                 </button>
@@ -168,7 +168,7 @@ export function RulesPanel({ kind, rules }: { kind: Kind; rules: (BreakpointRule
             </label>
             <label className="field">
               <span>Confidence below</span>
-              <input className="input" name="confidence_below" type="number" min={0} max={1} step={0.05} />
+              <input className="input" name="confidence_below" type="number" min={0} max={1} step="any" />
             </label>
             <label className="field">
               <span>nextAction equals</span>

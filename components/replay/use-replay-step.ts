@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { KEY_PRIORITY, useKeyScope } from "@/components/layout/keyboard-layer.ts";
 import { queryKeys } from "@/components/providers/query-keys.ts";
-import { fetchJson } from "@/components/ui/fetch-json.ts";
+import { fetchJson, fetchText } from "@/components/ui/fetch-json.ts";
 import type { ReplayStepView, ReplayVendorName } from "@/lib/traces/schemas.ts";
 
 function viewUrl(groupId: string, step: number, vendor: ReplayVendorName): string {
@@ -15,12 +15,8 @@ function viewUrl(groupId: string, step: number, vendor: ReplayVendorName): strin
 
 /** The exact vendor request at a step, as the replay API writes it (lossless numbers). */
 export async function fetchRequestJson(groupId: string, step: number, vendor: ReplayVendorName): Promise<string> {
-  const response = await fetch(
-    `/api/threads/${encodeURIComponent(groupId)}/replay?step=${step}&vendor=${encodeURIComponent(vendor)}&part=request`,
-    { cache: "no-store" },
-  );
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.text();
+  const path = `/api/threads/${encodeURIComponent(groupId)}/replay?step=${step}&vendor=${encodeURIComponent(vendor)}&part=request`;
+  return (await fetchText(path)).text;
 }
 
 export function useReplayStep(initial: ReplayStepView) {

@@ -2,13 +2,13 @@
 // status and timing, and its own timeline events (errors, timeout, cancellation).
 import Link from "next/link";
 import { threadHref } from "@/components/ui/hrefs.ts";
+import { Latency } from "@/components/ui/latency.tsx";
 import { StatusBadge } from "@/components/ui/status-badge.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 import type { CallEventView, CallInfo } from "@/lib/calls/schemas.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { ArgumentsView } from "./arguments-view.tsx";
-import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
 import { ToolHints } from "./tool-hints.tsx";
 
@@ -86,10 +86,10 @@ export function CallOverview({ call, events }: { call: CallInfo; events: CallEve
         <dt>Completed</dt>
         <dd>
           <When iso={call.completedAt} />
-          {duration !== null ? (
-            <span className="small">
+          {call.completedAt !== null ? (
+            <span className="small" data-testid="call-took">
               {" "}
-              · took <DurationText ms={duration} />
+              · took <Latency reportedMs={null} observedMs={duration !== null && duration > 0 ? duration : null} />
             </span>
           ) : null}
         </dd>

@@ -6,6 +6,7 @@ import { safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import { trustedBand, type Verdict } from "@/lib/results/verdict.ts";
 import { wrongValueProblem, type EnvelopeSource } from "@/lib/results/envelope.ts";
+import { ExternalLink } from "@/components/ui/external-link.tsx";
 import { DurationText } from "./duration-text.tsx";
 import { JsonView } from "./json-tree.tsx";
 
@@ -55,13 +56,7 @@ function Source({ source, revealSecrets }: { source: EnvelopeSource; revealSecre
   return (
     <li className="source">
       {source.type ? <span className="chip">{source.type}</span> : null}{" "}
-      {url ? (
-        <a href={url} target="_blank" rel="noreferrer noopener">
-          {presentUntrustedText(name, { revealSecrets })}
-        </a>
-      ) : (
-        <span>{presentUntrustedText(name, { revealSecrets })}</span>
-      )}
+      <ExternalLink url={source.url ?? ""}>{presentUntrustedText(name, { revealSecrets })}</ExternalLink>
       {source.id && source.label ? (
         <span className="mono small muted"> {presentUntrustedText(source.id, { revealSecrets })}</span>
       ) : null}
@@ -205,8 +200,16 @@ export function EnvelopePanel({ envelope, revealSecrets }: { envelope: EnvelopeV
                 </dd>
                 <dt>traceId</dt>
                 <dd className="mono">{meta.traceId ? presentUntrustedText(meta.traceId, { revealSecrets }) : "—"}</dd>
-                <dt>duration</dt>
-                <dd>{meta.durationMs === undefined ? "—" : <DurationText ms={meta.durationMs} />}</dd>
+                <dt>durationMs</dt>
+                <dd data-testid="envelope-duration">
+                  {meta.durationMs === undefined ? (
+                    "—"
+                  ) : (
+                    <>
+                      <DurationText ms={meta.durationMs} /> <span className="muted small">tool-reported</span>
+                    </>
+                  )}
+                </dd>
                 <dt>cached</dt>
                 <dd>{yesNo(meta.cached)}</dd>
               </dl>

@@ -1,20 +1,14 @@
 // An MCP CallToolResult: its content blocks (text; images only for raster types via data: URLs we build;
 // audio players; resource links that are links only for http(s); embedded resources) and isError.
 import type { McpView } from "@/lib/calls/schemas.ts";
-import { audioDataUrl, base64ByteLength, imageDataUrl, safeHttpUrl } from "@/lib/calls/safe-links.ts";
+import { audioDataUrl, base64ByteLength, imageDataUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { ContentBlock } from "@/lib/results/mcp.ts";
+import { ExternalLink } from "@/components/ui/external-link.tsx";
 import { formatBytes } from "@/components/ui/format.ts";
 
 function UriText({ uri, revealSecrets }: { uri: string; revealSecrets: boolean }) {
-  const url = safeHttpUrl(uri);
-  return url ? (
-    <a href={url} target="_blank" rel="noreferrer noopener" className="mono">
-      {url}
-    </a>
-  ) : (
-    <span className="mono">{presentUntrustedText(uri, { revealSecrets })}</span>
-  );
+  return <ExternalLink url={uri} revealSecrets={revealSecrets} className="mono" />;
 }
 
 function Block({ block, index, revealSecrets }: { block: ContentBlock; index: number; revealSecrets: boolean }) {

@@ -1,9 +1,9 @@
 // The callback protocol's oauth messages of a call: the tool asked the user to authorize at a URL instead of
 // sending a result. The URL is the tool's (untrusted): a link only for http(s), shown in full so a person can read
 // where it leads before following it.
-import { safeHttpUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
 import type { CallEventView } from "@/lib/calls/schemas.ts";
+import { ExternalLink } from "@/components/ui/external-link.tsx";
 import { TimeAgo } from "@/components/ui/time-ago.tsx";
 
 export function OAuthRequests({ events }: { events: CallEventView[] }) {
@@ -21,17 +21,12 @@ export function OAuthRequests({ events }: { events: CallEventView[] }) {
       <ul className="call-events">
         {requests.map((event) => {
           const url = event.text ?? "";
-          const safe = safeHttpUrl(url);
           return (
             <li key={event.id}>
               <span className="badge badge-warn">oauth</span>{" "}
-              {safe ? (
-                <a href={safe} target="_blank" rel="noreferrer noopener" className="mono" data-testid="oauth-url">
-                  {presentUntrustedText(url)}
-                </a>
-              ) : (
-                <span className="mono">{presentUntrustedText(url)}</span>
-              )}{" "}
+              <ExternalLink url={url} className="mono" data-testid="oauth-url">
+                {presentUntrustedText(url)}
+              </ExternalLink>{" "}
               <span className="small muted">
                 <TimeAgo iso={event.occurredAt} />
               </span>

@@ -4,8 +4,9 @@
 // canonical meaning as their JSON. Everything is untrusted text.
 import { Fragment, type ReactNode } from "react";
 import type { ContentBlock } from "@/lib/formats/canonical.ts";
-import { audioDataUrl, base64ByteLength, imageDataUrl, safeHttpUrl } from "@/lib/calls/safe-links.ts";
+import { audioDataUrl, base64ByteLength, imageDataUrl } from "@/lib/calls/safe-links.ts";
 import { presentUntrustedText } from "@/lib/calls/untrusted-text.ts";
+import { ExternalLink } from "@/components/ui/external-link.tsx";
 import { formatBytes } from "@/components/ui/format.ts";
 
 const LABELS: Record<ContentBlock["type"], string> = {
@@ -20,14 +21,7 @@ const LABELS: Record<ContentBlock["type"], string> = {
 };
 
 function Link({ url, revealSecrets }: { url: string; revealSecrets: boolean }) {
-  const safe = safeHttpUrl(url);
-  return safe ? (
-    <a href={safe} target="_blank" rel="noreferrer noopener" className="mono">
-      {safe}
-    </a>
-  ) : (
-    <span className="mono">{presentUntrustedText(url, { revealSecrets })}</span>
-  );
+  return <ExternalLink url={url} revealSecrets={revealSecrets} className="mono" />;
 }
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {

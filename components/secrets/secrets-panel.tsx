@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import type { AccessRecordView, MaskedSecret, RevealAnswer, RevealScope } from "@/lib/audit/schemas.ts";
-import { postJson } from "../forks/fork-api.ts";
+import { postJson } from "@/components/ui/fetch-json.ts";
 
 type Revealed =
   | { state: "idle" }

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatBytes } from "./format.ts";
-import { ApiError, fetchJson, fetchText, postJson } from "./fetch-json.ts";
+import { ApiError, fetchJson, fetchText, postJson, sendJson } from "./fetch-json.ts";
 
 let base = "";
 const server = http.createServer((request, response) => {
@@ -18,6 +18,15 @@ const server = http.createServer((request, response) => {
       response
         .writeHead(201, { "content-type": "application/json" })
         .end(JSON.stringify({ type: request.headers["content-type"], body }));
+    else if (request.url === "/method")
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ method: request.method, type: request.headers["content-type"] ?? null, body }));
+    else if (request.url === "/empty") response.writeHead(204).end();
+    else if (request.url === "/auth")
+      response
+        .writeHead(401, { "content-type": "application/json" })
+        .end('{"code":"INVALID","message":"Wrong password"}');
     else if (request.url === "/bad")
       response
         .writeHead(422, { "content-type": "application/json" })
@@ -60,6 +69,29 @@ describe("fetchJson / fetchText / postJson", () => {
       path: "limit",
     });
     await expect(postJson(`${base}/bad`, {})).rejects.toMatchObject({ status: 422, code: "invalid_query" });
+  });
+
+  it("sends JSON writes with any method, a body only when given, and reads an empty answer as undefined", async () => {
+    expect(await sendJson("PATCH", `${base}/method`, { on: true })).toEqual({
+      method: "PATCH",
+      type: "application/json",
+      body: '{"on":true}',
+    });
+    expect(await sendJson("DELETE", `${base}/method`)).toEqual({
+      method: "DELETE",
+      type: "application/json",
+      body: "",
+    });
+    expect(await sendJson("POST", `${base}/empty`, {})).toBeUndefined();
+    await expect(sendJson("PUT", `${base}/bad`, {})).rejects.toMatchObject({ status: 422, path: "limit" });
+  });
+
+  it("reads the auth library's flat error shape", async () => {
+    await expect(sendJson("POST", `${base}/auth`, {})).rejects.toMatchObject({
+      status: 401,
+      code: "INVALID",
+      message: "Wrong password",
+    });
   });
 
   it("falls back to the status line when the body is not the error shape", async () => {

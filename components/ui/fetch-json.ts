@@ -1,6 +1,6 @@
-// The one client kit for Toolscope's JSON API: every client leaf reads through fetchJson / fetchText and gets one
-// ApiError carrying the server's {"error": {"code", "message", "path"?}} — or the status line when the body is not
-// that shape (a proxy's page, a crash).
+// The one client kit for Toolscope's JSON API: every client leaf reads through fetchJson / fetchText and writes
+// through postJson / sendJson, and gets one ApiError carrying the server's {"error": {"code", "message", "path"?}}
+// (or the auth library's {"code", "message"}) — or the status line when the body is neither (a proxy's page, a crash).
 
 export class ApiError extends Error {
   constructor(
@@ -29,6 +29,11 @@ export function apiErrorFrom(status: number, statusText: string, body: unknown):
       "message" in error && typeof error.message === "string" ? error.message : `${status} ${statusText}`.trim();
     const path = "path" in error && typeof error.path === "string" ? error.path : undefined;
     return new ApiError(status, code, message, path);
+  }
+  // The auth library (better-auth) answers its own routes with a flat {"code"?, "message"}.
+  if (typeof body === "object" && body !== null && "message" in body && typeof body.message === "string") {
+    const code = "code" in body && typeof body.code === "string" ? body.code : "http_error";
+    return new ApiError(status, code, body.message);
   }
   return new ApiError(status, "http_error", `${status} ${statusText}`.trim());
 }
@@ -67,5 +72,27 @@ export async function postJson<T>(path: string, body: unknown, options: { conten
   });
   if (!response.ok) throw await failure(response);
   const answer: T = await response.json();
+  return answer;
+}
+
+/**
+ * A JSON write (POST, PUT, PATCH, DELETE) to a same-origin route: the body sent as JSON (none when left out), the
+ * JSON answer read back — `undefined` for an empty answer (204).
+ */
+export async function sendJson<T>(
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    // JSON is the only body type Toolscope takes for writes; the type goes out even without a body, as it always has.
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+  });
+  if (!response.ok) throw await failure(response);
+  const text = await response.text();
+  const answer: T = text === "" ? undefined : JSON.parse(text);
   return answer;
 }

@@ -9,7 +9,7 @@ import { createSeeder } from "../overview/test-seed.ts";
 import { testBackends, useTestDatabase, type TestDatabase } from "../testing/test-databases.ts";
 import { seedBulk } from "./bulk-seed.ts";
 import { explorerQuerySchema, type ExplorerCall, type ExplorerQuery } from "./schemas.ts";
-import { findCallsPage } from "./repository.ts";
+import { findCallsPage, findWalkEnd, type KeysetPosition } from "./repository.ts";
 import { exploreCalls, getReplayStep } from "./service.ts";
 
 const T0 = Date.parse("2026-04-01T08:00:00.000Z");
@@ -35,7 +35,12 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
   beforeAll(async () => {
     t = await useTestDatabase(backend);
     const seed = createSeeder(t.database);
-    const meta = { toolName: "t", toolVersion: "1", traceId: "x", cached: false };
+    const meta = {
+      toolName: "t",
+      toolVersion: "1",
+      traceId: "x",
+      cached: false,
+    };
     const call = (id: string, name: string, ms: number, extra: Record<string, unknown> = {}) =>
       seed.call({
         group_id: "live",
@@ -81,17 +86,30 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     );
     await call("d", "search_docs", 30_000);
     await seed.deliver(
-      { group_id: "live", id: "d", text: seed.envelope({ confidence: 1.4, meta }) },
+      {
+        group_id: "live",
+        id: "d",
+        text: seed.envelope({ confidence: 1.4, meta }),
+      },
       { receivedAt: at(30_100) },
     );
     await call("e", "search_docs", 40_000, { timeout_ms: 1000 });
     await sweepTimedOutCalls({ now: at(50_000) });
     await seed.deliver(
-      { group_id: "live", id: "e", text: seed.envelope({ confidence: 0.85, meta }) },
+      {
+        group_id: "live",
+        id: "e",
+        text: seed.envelope({ confidence: 0.85, meta }),
+      },
       { receivedAt: at(60_000) },
     );
     await call("f", "get_weather", 70_000);
-    await seedBulk(t.database, { calls: BULK, callsPerThread: 50, prefix: "bulk", start: at(100_000_000) });
+    await seedBulk(t.database, {
+      calls: BULK,
+      callsPerThread: 50,
+      prefix: "bulk",
+      start: at(100_000_000),
+    });
   });
   afterAll(async () => {
     await t.cleanup();
@@ -110,10 +128,19 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
       isError: true,
       verdict: { state: "failed", action: "retry", tone: "bad" },
     });
-    expect(byKey.b).toMatchObject({ latencyMs: 300, envelopeKind: null, isError: true, verdict: { state: "error" } });
-    // meta.durationMs wins over the wall clock (5 s).
+    expect(byKey.b).toMatchObject({
+      latencyMs: 300,
+      reportedMs: null,
+      observedMs: 300,
+      envelopeKind: null,
+      isError: true,
+      verdict: { state: "error" },
+    });
+    // meta.durationMs wins over the wall clock (5 s) for sorting; both are named in the item.
     expect(byKey.c).toMatchObject({
       latencyMs: 42,
+      reportedMs: 42,
+      observedMs: 5000,
       confidence: 0.3,
       verdict: { state: "low", action: "ask_user", band: "low" },
     });
@@ -122,9 +149,18 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
       confidence: 1.4,
       verdict: { state: "invalid", band: null },
     });
-    expect(byKey.e).toMatchObject({ late: true, verdict: { state: "ok", band: "high" } });
+    expect(byKey.e).toMatchObject({
+      late: true,
+      verdict: { state: "ok", band: "high" },
+    });
     expect(byKey.e?.timedOutAt).not.toBeNull();
-    expect(byKey.f).toMatchObject({ status: "pending", latencyMs: null, verdict: { state: "waiting" } });
+    expect(byKey.f).toMatchObject({
+      status: "pending",
+      latencyMs: null,
+      reportedMs: null,
+      observedMs: null,
+      verdict: { state: "waiting" },
+    });
   });
 
   it("filters by tool, status, error type, vendor, nextAction, envelope, late and timed out", async () => {
@@ -147,13 +183,26 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
     expect(keys(await all({ ...live, latencyMin: "100", latencyMax: "2500" }))).toEqual(["d", "b", "a"]);
     expect(keys(await all({ ...live, confidenceMin: "0.5", confidenceBelow: "1" }))).toEqual(["e"]);
     expect(keys(await all({ ...live, confidenceBelow: "0.5" }))).toEqual(["c", "a"]);
-    expect(keys(await all({ ...live, from: at(10_000).toISOString(), to: at(40_000).toISOString() }))).toEqual([
-      "d",
-      "c",
-      "b",
-    ]);
+    expect(
+      keys(
+        await all({
+          ...live,
+          from: at(10_000).toISOString(),
+          to: at(40_000).toISOString(),
+        }),
+      ),
+    ).toEqual(["d", "c", "b"]);
     // "Every failed deploy over 2 s": the issue's own example.
-    expect(keys(await all({ tool: "deploy", status: "errored", latencyMin: "2000", thread: "live" }))).toEqual(["a"]);
+    expect(
+      keys(
+        await all({
+          tool: "deploy",
+          status: "errored",
+          latencyMin: "2000",
+          thread: "live",
+        }),
+      ),
+    ).toEqual(["a"]);
   });
 
   it("searches arguments and result text through the full-text index", async () => {
@@ -192,6 +241,66 @@ describe.each(testBackends())("calls explorer on $provider", (backend) => {
       expect(probe.map((row) => row.id)).toEqual(drive.map((row) => row.id));
       expect(drive.length).toBeGreaterThan(0);
     }
+  });
+
+  it("bounds a probed search: pieces of the walk, a time box, a note, and a cursor that searches on", async () => {
+    // Shrunk bounds: "quokka" counts as common (probed), the walk goes 100 calls at a time and stops after one piece.
+    const searchLimits = { probeAbove: 0, pieceCalls: 100, timeBoxMs: 0 };
+    const first = await exploreCalls(query({ q: "quokka" }), { searchLimits });
+    expect(first.items).toEqual([]);
+    expect(first.search).toEqual({
+      words: [{ word: "quokka", matches: 0, more: true }],
+      stoppedAfter: 100,
+    });
+    expect(first.nextCursor).not.toBeNull();
+    // Following the cursor reaches the one match (call c, among the oldest) and then the end, with no repeats.
+    const found: string[] = [];
+    let cursor = first.nextCursor;
+    let pages = 1;
+    while (cursor !== null) {
+      const page = await exploreCalls(query({ q: "quokka", cursor }), {
+        searchLimits,
+      });
+      found.push(...page.items.map((item) => item.callKey));
+      cursor = page.nextCursor;
+      pages += 1;
+      expect(pages).toBeLessThan(100);
+    }
+    expect(found).toEqual(["c"]);
+    // Unbounded, the same search answers at once and says nothing about stopping.
+    const whole = await exploreCalls(query({ q: "quokka" }));
+    expect(whole.items.map((item) => item.callKey)).toEqual(["c"]);
+    expect(whole.search?.stoppedAfter).toBeNull();
+    expect(whole.search?.words[0]?.more).toBe(false);
+  });
+
+  it("walks in pieces to the same calls as one unbounded query", async () => {
+    const order = { column: "requestedAt", direction: "desc" } as const;
+    const filters = { words: [{ word: "found", shape: "probe" as const }] };
+    const whole = await findCallsPage(t.database.client, t.database.provider, {
+      filters,
+      order,
+      after: null,
+      limit: 5000,
+    });
+    const pieces: number[] = [];
+    let after: KeysetPosition | null = null;
+    for (;;) {
+      const piece = { filters, order, after };
+      const rows = await findCallsPage(t.database.client, t.database.provider, {
+        ...piece,
+        limit: 5000,
+        scan: 137,
+      });
+      pieces.push(...rows.map((row) => row.id));
+      after = await findWalkEnd(t.database.client, t.database.provider, {
+        ...piece,
+        scan: 137,
+      });
+      if (after === null) break;
+    }
+    expect(pieces).toEqual(whole.map((row) => row.id));
+    expect(pieces.length).toBeGreaterThan(500);
   });
 
   it.each([["newest"], ["oldest"], ["slowest"], ["fastest"], ["confidence_low"], ["confidence_high"]])(

@@ -31,7 +31,10 @@ export type CallFilters = {
   words?: { word: string; shape: "drive" | "probe" }[];
 };
 
-export type CallOrder = { column: "requestedAt" | "latencyMs" | "resultConfidence"; direction: "asc" | "desc" };
+export type CallOrder = {
+  column: "requestedAt" | "latencyMs" | "resultConfidence";
+  direction: "asc" | "desc";
+};
 export type CallRow = {
   id: number;
   groupId: string;
@@ -148,7 +151,10 @@ export async function countWordMatches(
 
 /** Calls stored, from the trigger-kept tally (RowTally 'calls'): a count(*) walks every index entry. */
 export async function countCalls(db: ModelClient): Promise<number> {
-  const tally = await db.rowTally.findUnique({ where: { key: "calls" }, select: { count: true } });
+  const tally = await db.rowTally.findUnique({
+    where: { key: "calls" },
+    select: { count: true },
+  });
   return tally?.count ?? 0;
 }
 
@@ -178,15 +184,19 @@ function conditions(provider: Provider, f: CallFilters): Sql[] {
   return where;
 }
 
-/** One keyset page: `limit` rows after `after` in `order` (ties broken by id in the same direction). */
-export async function findCallsPage(
-  db: ModelClient,
-  provider: Provider,
-  options: { filters: CallFilters; order: CallOrder; after: { key: Date | number; id: number } | null; limit: number },
-): Promise<CallRow[]> {
+export type KeysetPosition = { key: Date | number; id: number };
+type PageOptions = {
+  filters: CallFilters;
+  order: CallOrder;
+  after: KeysetPosition | null;
+  limit: number;
+};
+
+/** The conditions of a walk in `order` after `after`, without the full-text words. */
+function walkConditions(provider: Provider, options: Omit<PageOptions, "limit">): Sql[] {
   const { order, after } = options;
   const column = raw(`c."${order.column}"`);
-  const where = conditions(provider, options.filters);
+  const where = conditions(provider, { ...options.filters, words: undefined });
   // Latency and confidence orders list only calls that have the value (a null has no place in the order).
   if (order.column !== "requestedAt") where.push(sql`${column} IS NOT NULL`);
   // Row-value comparison: both databases turn it into one index range.
@@ -196,12 +206,81 @@ export async function findCallsPage(
         ? sql`(${column}, c."id") < (${after.key}, ${after.id})`
         : sql`(${column}, c."id") > (${after.key}, ${after.id})`,
     );
-  const dir = raw(order.direction === "desc" ? "DESC" : "ASC");
+  return where;
+}
+
+const whereClause = (where: Sql[]): Sql => (where.length > 0 ? sql`WHERE ${join(where, " AND ")}` : empty);
+
+/**
+ * One keyset page: `limit` rows after `after` in `order` (ties broken by id in the same direction). With `scan`,
+ * only the next `scan` calls of the walk are searched for the words (a bounded piece of a long search).
+ */
+export async function findCallsPage(
+  db: ModelClient,
+  provider: Provider,
+  options: PageOptions & { scan?: number },
+): Promise<CallRow[]> {
+  const column = raw(`c."${options.order.column}"`);
+  const dir = raw(options.order.direction === "desc" ? "DESC" : "ASC");
+  const walk = walkConditions(provider, options);
+  const words = (options.filters.words ?? []).map(({ word, shape }) => searchCondition(provider, word, shape));
+  const select = raw(COLUMNS.map((name) => `c."${name}"`).join(", "));
+  if (options.scan === undefined) {
+    const rows = await db.$queryRaw<Record<(typeof COLUMNS)[number], unknown>[]>(sql`
+      SELECT ${select} FROM "ToolCall" c ${whereClause([...walk, ...words])}
+      ORDER BY ${column} ${dir}, c."id" ${dir} LIMIT ${options.limit}`);
+    return rows.map(toRow);
+  }
+  // The walk's next `scan` calls first (a LIMIT in a subquery is never flattened away), then the words on those.
   const rows = await db.$queryRaw<Record<(typeof COLUMNS)[number], unknown>[]>(sql`
-    SELECT ${raw(COLUMNS.map((name) => `c."${name}"`).join(", "))} FROM "ToolCall" c
-    ${where.length > 0 ? sql`WHERE ${join(where, " AND ")}` : empty}
+    SELECT ${select} FROM "ToolCall" c WHERE c."id" IN (
+      SELECT c."id" FROM "ToolCall" c ${whereClause(walk)} ORDER BY ${column} ${dir}, c."id" ${dir} LIMIT ${options.scan})
+    ${words.length > 0 ? sql`AND ${join(words, " AND ")}` : empty}
     ORDER BY ${column} ${dir}, c."id" ${dir} LIMIT ${options.limit}`);
   return rows.map(toRow);
+}
+
+/**
+ * Where a walk of `scan` calls after `after` ends: the position of its last call, or null when fewer than `scan`
+ * calls are left (the walk reached the end). Index-only on both databases: no text is read.
+ */
+export async function findWalkEnd(
+  db: ModelClient,
+  provider: Provider,
+  options: Omit<PageOptions, "limit"> & { scan: number },
+): Promise<KeysetPosition | null> {
+  const column = raw(`c."${options.order.column}"`);
+  const dir = raw(options.order.direction === "desc" ? "DESC" : "ASC");
+  const rows = await db.$queryRaw<{ key: unknown; id: unknown }[]>(sql`
+    SELECT ${column} AS "key", c."id" AS "id" FROM "ToolCall" c ${whereClause(walkConditions(provider, options))}
+    ORDER BY ${column} ${dir}, c."id" ${dir} LIMIT 1 OFFSET ${options.scan - 1}`);
+  const row = rows[0];
+  if (row === undefined) return null;
+  const key = options.order.column === "requestedAt" ? date(row.key) : num(row.key);
+  return key === null ? null : { key, id: Number(row.id) };
+}
+
+/**
+ * Each call's first result: when it arrived and its tool-reported duration (`meta.durationMs`, when ≥ 0), for the
+ * page's rows only — the list names both measurements instead of passing one off as the other.
+ */
+export async function findFirstResults(
+  db: ModelClient,
+  callRowIds: number[],
+): Promise<Map<number, { receivedAt: Date | null; reportedMs: number | null }>> {
+  if (callRowIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ toolCallId: unknown; receivedAt: unknown; metaDurationMs: unknown }[]>(sql`
+    SELECT r."toolCallId", r."receivedAt", r."metaDurationMs" FROM "ToolResult" r WHERE r."id" IN (
+      SELECT MIN(f."id") FROM "ToolResult" f WHERE f."toolCallId" IN (${join(callRowIds, ", ")}) GROUP BY f."toolCallId")`);
+  const first = new Map<number, { receivedAt: Date | null; reportedMs: number | null }>();
+  for (const row of rows) {
+    const ms = num(row.metaDurationMs);
+    first.set(Number(row.toolCallId), {
+      receivedAt: date(row.receivedAt),
+      reportedMs: ms !== null && ms >= 0 ? ms : null,
+    });
+  }
+  return first;
 }
 
 const date = (value: unknown): Date | null =>
@@ -249,13 +328,20 @@ export async function findReplayStep(
   callRowId: number,
 ): Promise<{ groupId: string; step: number } | null> {
   const last = await db.event.findFirst({
-    where: { toolCallId: callRowId, kind: { in: ["tool_result", "tool_call"] } },
+    where: {
+      toolCallId: callRowId,
+      kind: { in: ["tool_result", "tool_call"] },
+    },
     orderBy: { id: "desc" },
     select: { id: true, threadId: true, thread: { select: { groupId: true } } },
   });
   if (last === null) return null;
   const step = await db.event.count({
-    where: { threadId: last.threadId, id: { lte: last.id }, kind: { in: REPLAY_KINDS } },
+    where: {
+      threadId: last.threadId,
+      id: { lte: last.id },
+      kind: { in: REPLAY_KINDS },
+    },
   });
   return { groupId: last.thread.groupId, step };
 }

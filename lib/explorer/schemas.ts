@@ -81,8 +81,15 @@ export type ExplorerCall = {
   deadlineAt: string | null;
   timedOutAt: string | null;
   resultCount: number;
-  /** First result's latency in ms (meta.durationMs when the tool reported it); null before a result. */
+  /**
+   * What sorts and filters use: the first result's tool-reported duration (meta.durationMs) when there is one,
+   * else the observed time from request to first result; null before a result.
+   */
   latencyMs: number | null;
+  /** The first result's meta.durationMs, as the tool reported it; null when it reported none. */
+  reportedMs: number | null;
+  /** Observed by Toolscope: request to completion, in ms; null before a result or when the trace has no timing (0). */
+  observedMs: number | null;
   late: boolean;
   envelopeKind: string | null;
   success: boolean | null;
@@ -93,12 +100,25 @@ export type ExplorerCall = {
   verdict: Pick<Verdict, "state" | "tone" | "label" | "band" | "action">;
 };
 
+/** How a full-text search went: how common each word is, and whether the walk was cut short. */
+export type ExplorerSearch = {
+  /** Texts holding each word, counted up to a cap: `more` when there are more than `matches`. */
+  words: { word: string; matches: number; more: boolean }[];
+  /**
+   * Calls walked in the order before this page was cut short (the time box was spent before a page filled): the
+   * items are the matches among them, and `nextCursor` searches further. Null when the search ran to the end.
+   */
+  stoppedAfter: number | null;
+};
+
 export type ExplorerPage = {
   items: ExplorerCall[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
   sort: ExplorerSort;
   limit: number;
+  /** Present when `q` was given. */
+  search?: ExplorerSearch;
 };
 
 /** The URL of the explorer for a filter set (empty values dropped), for links from Insights and elsewhere. */

@@ -10,10 +10,13 @@ import {
   countWordMatches,
   findCallsPage,
   findReplayStep,
+  findFirstResults,
   findToolNames,
+  findWalkEnd,
   type CallFilters,
   type CallOrder,
   type CallRow,
+  type KeysetPosition,
 } from "./repository.ts";
 import {
   DEADLINE_PASSED,
@@ -22,6 +25,7 @@ import {
   type ExplorerFilters,
   type ExplorerPage,
   type ExplorerQuery,
+  type ExplorerSearch,
   type ExplorerSort,
 } from "./schemas.ts";
 
@@ -56,28 +60,98 @@ function errorTypeFilter(value: string): CallFilters["errorType"] {
  * rechecks every match against its text (~30 µs each), so probing wins from ~2,000 matches (the count itself is
  * capped there, as it costs a recheck per match).
  */
-async function searchShapes(database: Database, words: string[]): Promise<NonNullable<CallFilters["words"]>> {
+async function searchShapes(database: Database, words: string[], limits: SearchLimits): Promise<SearchWord[]> {
   const threshold =
-    database.provider === "postgresql"
+    limits.probeAbove ??
+    (database.provider === "postgresql"
       ? 2_000
-      : Math.max(2_000, Math.round(Math.sqrt(51 * 40 * (await countCalls(database.client)))));
+      : Math.max(2_000, Math.round(Math.sqrt(51 * 40 * (await countCalls(database.client))))));
   return Promise.all(
-    words.map(async (word) => ({
-      word,
-      shape:
-        (await countWordMatches(database.client, database.provider, word, threshold + 1)) > threshold
-          ? "probe"
-          : "drive",
-    })),
+    words.map(async (word) => {
+      const matches = await countWordMatches(database.client, database.provider, word, threshold + 1);
+      const more = matches > threshold;
+      return {
+        word,
+        shape: more ? "probe" : "drive",
+        matches: Math.min(matches, threshold),
+        more,
+      };
+    }),
   );
 }
 
-export async function toCallFilters(query: ExplorerFilters, database: Database): Promise<CallFilters> {
-  let words: CallFilters["words"];
+type SearchWord = NonNullable<CallFilters["words"]>[number] & {
+  matches: number;
+  more: boolean;
+};
+
+/**
+ * A probed search walks the order asking the index about each call; when the filters leave few matches along the
+ * way (a common word in a tool that rarely says it), that walk could run for seconds. So it walks in pieces of
+ * SEARCH_PIECE calls and stops once SEARCH_TIME_BOX_MS are spent: the page shows the matches found so far, says how
+ * far it looked, and its next cursor searches on from there. Measured at 1M calls on SQLite: ~0.6 ms per probed call.
+ */
+const SEARCH_PIECE = 250;
+const SEARCH_TIME_BOX_MS = 200;
+
+/** The search's bounds; tests shrink them to see a bounded walk on a small database. */
+export type SearchLimits = {
+  probeAbove?: number;
+  pieceCalls?: number;
+  timeBoxMs?: number;
+};
+
+async function walkSearch(
+  database: Database,
+  options: {
+    filters: CallFilters;
+    order: CallOrder;
+    after: KeysetPosition | null;
+    limit: number;
+  },
+  limits: SearchLimits,
+): Promise<{
+  rows: CallRow[];
+  stoppedAt: KeysetPosition | null;
+  walked: number;
+}> {
+  const pieceCalls = limits.pieceCalls ?? SEARCH_PIECE;
+  const timeBoxMs = limits.timeBoxMs ?? SEARCH_TIME_BOX_MS;
+  const started = performance.now();
+  const rows: CallRow[] = [];
+  let after = options.after;
+  let walked = 0;
+  for (;;) {
+    const piece = { filters: options.filters, order: options.order, after };
+    rows.push(
+      ...(await findCallsPage(database.client, database.provider, {
+        ...piece,
+        limit: options.limit - rows.length,
+        scan: pieceCalls,
+      })),
+    );
+    if (rows.length >= options.limit) return { rows, stoppedAt: null, walked };
+    const end = await findWalkEnd(database.client, database.provider, {
+      ...piece,
+      scan: pieceCalls,
+    });
+    if (end === null) return { rows, stoppedAt: null, walked };
+    walked += pieceCalls;
+    after = end;
+    if (performance.now() - started >= timeBoxMs) return { rows, stoppedAt: end, walked };
+  }
+}
+
+export async function toCallFilters(
+  query: ExplorerFilters,
+  database: Database,
+  limits: SearchLimits = {},
+): Promise<Omit<CallFilters, "words"> & { words?: SearchWord[] }> {
+  let words: SearchWord[] | undefined;
   if (query.q !== undefined) {
     const found = searchWords(query.q);
     if (found.length === 0) throw new AppError("invalid", "q: has no letters or digits to search for", { path: "q" });
-    words = await searchShapes(database, found);
+    words = await searchShapes(database, found, limits);
   }
   return {
     tool: query.tool,
@@ -101,7 +175,16 @@ export async function toCallFilters(query: ExplorerFilters, database: Database):
   };
 }
 
-function toItem(row: CallRow): ExplorerCall {
+type FirstResult = { receivedAt: Date | null; reportedMs: number | null };
+
+/** Request to first result as Toolscope saw it; null without a result, or when both are one instant (an import without timing). */
+function observedMs(row: CallRow, first: FirstResult | undefined): number | null {
+  if (first?.receivedAt == null) return null;
+  const ms = first.receivedAt.getTime() - row.requestedAt.getTime();
+  return ms > 0 ? ms : null;
+}
+
+function toItem(row: CallRow, first: FirstResult | undefined): ExplorerCall {
   const verdict = deriveVerdict({
     hasResult: row.resultCount > 0,
     envelopeKind: row.resultEnvelopeKind,
@@ -124,6 +207,8 @@ function toItem(row: CallRow): ExplorerCall {
     timedOutAt: row.timedOutAt?.toISOString() ?? null,
     resultCount: row.resultCount,
     latencyMs: row.latencyMs,
+    reportedMs: first?.reportedMs ?? null,
+    observedMs: observedMs(row, first),
     late: row.resultLate,
     envelopeKind: row.resultEnvelopeKind,
     success: row.resultSuccess,
@@ -141,10 +226,13 @@ function toItem(row: CallRow): ExplorerCall {
   };
 }
 
-export async function exploreCalls(query: ExplorerQuery, options: { database?: Database } = {}): Promise<ExplorerPage> {
+export async function exploreCalls(
+  query: ExplorerQuery,
+  options: { database?: Database; searchLimits?: SearchLimits } = {},
+): Promise<ExplorerPage> {
   const database = options.database ?? (await getDatabase());
   const order = ORDERS[query.sort];
-  let after: { key: Date | number; id: number } | null = null;
+  let after: KeysetPosition | null = null;
   if (query.cursor !== undefined) {
     const cursor = decodeExplorerCursor(query.cursor);
     const wantsTime = order.column === "requestedAt";
@@ -153,19 +241,34 @@ export async function exploreCalls(query: ExplorerQuery, options: { database?: D
         path: "cursor",
       });
     }
-    after = { key: typeof cursor.key === "string" ? new Date(cursor.key) : cursor.key, id: cursor.id };
+    after = {
+      key: typeof cursor.key === "string" ? new Date(cursor.key) : cursor.key,
+      id: cursor.id,
+    };
   }
   // One row more than the page tells whether there is a next page without counting.
-  const rows = await findCallsPage(database.client, database.provider, {
-    filters: await toCallFilters(query, database),
-    order,
-    after,
-    limit: query.limit + 1,
-  });
+  const limits = options.searchLimits ?? {};
+  const filters = await toCallFilters(query, database, limits);
+  const probed = (filters.words ?? []).some((word) => word.shape === "probe");
+  const pageOptions = { filters, order, after, limit: query.limit + 1 };
+  const walk = probed
+    ? await walkSearch(database, pageOptions, limits)
+    : {
+        rows: await findCallsPage(database.client, database.provider, pageOptions),
+        stoppedAt: null,
+        walked: 0,
+      };
+  const rows = walk.rows;
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
-  if (rows.length > query.limit && last !== undefined) {
+  if (walk.stoppedAt !== null) {
+    const { key, id } = walk.stoppedAt;
+    nextCursor = encodeExplorerCursor({
+      key: key instanceof Date ? key.toISOString() : key,
+      id,
+    });
+  } else if (rows.length > query.limit && last !== undefined) {
     const key =
       order.column === "requestedAt"
         ? last.requestedAt.toISOString()
@@ -174,7 +277,27 @@ export async function exploreCalls(query: ExplorerQuery, options: { database?: D
           : last.resultConfidence;
     if (key !== null) nextCursor = encodeExplorerCursor({ key, id: last.id });
   }
-  return { items: page.map(toItem), nextCursor, sort: query.sort, limit: query.limit };
+  const search: ExplorerSearch | undefined = filters.words
+    ? {
+        words: filters.words.map(({ word, matches, more }) => ({
+          word,
+          matches,
+          more,
+        })),
+        stoppedAfter: walk.stoppedAt === null ? null : walk.walked,
+      }
+    : undefined;
+  const firsts = await findFirstResults(
+    database.client,
+    page.map((row) => row.id),
+  );
+  return {
+    items: page.map((row) => toItem(row, firsts.get(row.id))),
+    nextCursor,
+    sort: query.sort,
+    limit: query.limit,
+    ...(search ? { search } : {}),
+  };
 }
 
 /** The replay step showing this call with its newest result, or null when it has no timeline event. */

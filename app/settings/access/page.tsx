@@ -1,7 +1,6 @@
-// /settings/access – the access mode, API keys (create, last use, revoke), users and sign-out.
+// /settings/access – the access mode, API keys (create, last use, revoke) and users (sign-out is in the header).
 import type { Metadata } from "next";
 import { ApiKeysPanel } from "@/components/access/api-keys-panel.tsx";
-import { SignOutButton } from "@/components/access/sign-out-button.tsx";
 import { UsersPanel } from "@/components/access/users-panel.tsx";
 import { MIN_PASSWORD_LENGTH } from "@/lib/access/auth.ts";
 import { listKeys } from "@/lib/access/keys.ts";
@@ -25,7 +24,6 @@ export default async function AccessSettingsPage() {
               : "Local mode: Toolscope listens on this machine only and checks no credential. Keys made here are enforced once TOOLSCOPE_SECRET is set."}
           </p>
         </div>
-        {exposed ? <SignOutButton /> : null}
       </div>
       <div className="access-panels">
         <ApiKeysPanel keys={keys} />
