@@ -2,8 +2,6 @@
 // from this list (`npm run docs:generate`); a package without a line here, or a line for a package no longer in
 // package.json, fails scripts/docs/generate.test.ts.
 export const DEPENDENCY_REASONS: Record<string, string> = {
-  "@elastic/mockotlpserver":
-    "ships the OpenTelemetry `opentelemetry-proto` `.proto` files on npm, unchanged; only its `opentelemetry/` folder is read, to decode OTLP protobuf",
   "@noble/hashes":
     "sha256 of content a replay sends as a text reference, in the browser as on the server (audited, no dependencies)",
   "@prisma/adapter-better-sqlite3": "Prisma's driver adapter for the embedded SQLite database",
@@ -26,7 +24,8 @@ export const DEPENDENCY_REASONS: Record<string, string> = {
   next: "the web framework: pages, route handlers, the production build",
   pg: "the PostgreSQL driver under Prisma's pg adapter and the group-commit writers",
   prisma: "the Prisma CLI's `generate` for both providers' clients (run at install)",
-  protobufjs: "decodes OTLP protobuf and encodes its responses and `google.rpc.Status` from the `.proto` definitions",
+  protobufjs:
+    "decodes OTLP protobuf and encodes its responses and `google.rpc.Status`, from a descriptor compiled from the vendored opentelemetry-proto files (`lib/otel/proto`, Apache-2.0; `npm run otel:proto`)",
   react: "the UI",
   "react-diff-view": "renders unified and split diffs of `diff` display segments",
   "react-dom": "the UI",
