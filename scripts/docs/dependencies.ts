@@ -24,7 +24,8 @@ export const DEPENDENCY_REASONS: Record<string, string> = {
   next: "the web framework: pages, route handlers, the production build",
   pg: "the PostgreSQL driver under Prisma's pg adapter and the group-commit writers",
   prisma: "the Prisma CLI's `generate` for both providers' clients (run at install)",
-  protobufjs: "decodes OTLP protobuf and encodes its responses and `google.rpc.Status` from the `.proto` definitions",
+  protobufjs:
+    "decodes OTLP protobuf and encodes its responses and `google.rpc.Status`, from a descriptor compiled from the vendored opentelemetry-proto files (`lib/otel/proto`, Apache-2.0; `npm run otel:proto`)",
   react: "the UI",
   "react-diff-view": "renders unified and split diffs of `diff` display segments",
   "react-dom": "the UI",
