@@ -33,9 +33,9 @@ test("a rule made on the page fires on an errored result: signed webhook, histor
   await page.goto("/alerts");
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
   const form = page.getByRole("form", { name: "New alert rule" });
-  await form.getByLabel("Name").fill(ruleName);
+  await form.getByLabel("Name", { exact: true }).fill(ruleName);
   await form.getByLabel("When").selectOption("result_errored");
-  await form.getByLabel("Tool").fill(tool);
+  await form.getByLabel("Tool", { exact: true }).fill(tool);
   await expect(form.getByLabel("e2e-ops (webhook)")).toBeChecked();
   await form.getByRole("button", { name: "Add alert rule" }).click();
   const row = page.getByTestId("alert-rule").filter({ hasText: ruleName });
