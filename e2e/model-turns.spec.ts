@@ -9,6 +9,10 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { expect, test, type Page } from "@playwright/test";
 import { uniqueGroup } from "./support/seed.ts";
 
+// Each test sends spans, opens two or three pages and (for the docs) takes a screenshot: on a loaded 2-core box
+// that ran past the 60 s default while every assertion was still passing.
+test.describe.configure({ timeout: 180_000 });
+
 type Chat = { model: string; input: number; output: number; ms: number; cached?: number; at: number; call?: string };
 
 /** chat spans (and, for a chat that requested a tool, its execute_tool span) of one conversation. */

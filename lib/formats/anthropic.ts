@@ -5,6 +5,7 @@ import {
   childPath,
   expectArray,
   expectRecord,
+  isRecord,
   readOptionalArray,
   readOptionalBoolean,
   readOptionalString,
@@ -75,6 +76,7 @@ function readMessage(value: unknown, path: string, builder: TraceBuilder): void 
   if (role !== "user" && role !== "assistant") {
     throw new FormatError(childPath(path, "role"), `expected "user" or "assistant", got ${JSON.stringify(role)}`);
   }
+  if (role === "assistant") readResponseMeta(message, path, builder);
   const content = message.content;
   if (typeof content === "string") {
     builder.message(role, content, value, path);
@@ -84,6 +86,20 @@ function readMessage(value: unknown, path: string, builder: TraceBuilder): void 
     throw new FormatError(childPath(path, "content"), "expected a string or an array of content blocks");
   }
   if (role === "assistant") builder.endModelTurn();
+}
+
+/** A response (or a streamed one, assembled) names itself: id, model, stop reason, usage. */
+function readResponseMeta(message: JsonRecord, path: string, builder: TraceBuilder): void {
+  const text = (key: string) => {
+    const value = message[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const responseId = text("id");
+  const model = text("model");
+  const stopReason = text("stop_reason");
+  const usage = isRecord(message.usage) ? message.usage : undefined;
+  if (responseId === undefined && model === undefined && stopReason === undefined && usage === undefined) return;
+  builder.response({ api: "anthropic", responseId, model, stopReason, usage, path });
 }
 
 function readBlocks(blocks: unknown[], role: "user" | "assistant", messagePath: string, builder: TraceBuilder): void {

@@ -130,11 +130,30 @@ export type CanonicalEvent =
 
 export type ImportIssue = { path: string; message: string; raw?: unknown };
 
+/**
+ * What a model response said about itself besides its content (Anthropic msg_…, Responses resp_…, Chat
+ * chatcmpl-…, Gemini responseId): kept as a model turn (lib/model-turns), never part of what a model is sent.
+ */
+export type ResponseMeta = {
+  /** How many events came before the response's own output: the turn's row goes there. */
+  atEvent: number;
+  step: number;
+  /** Whose usage object `usage` is (lib/models/usage.ts reads each). */
+  api: "anthropic" | "openai-chat" | "openai-responses" | "gemini";
+  model?: string;
+  responseId?: string;
+  stopReason?: string;
+  usage?: unknown;
+  path: string;
+};
+
 export type CanonicalTrace = {
   format: FormatName;
   declarations: ToolDeclaration[];
   events: CanonicalEvent[];
   issues: ImportIssue[];
+  /** Response metadata of the model turns, where the transcript carried it. */
+  responses?: ResponseMeta[];
 };
 
 export type ToolCallEvent = Extract<CanonicalEvent, { kind: "tool_call" }>;

@@ -142,6 +142,13 @@ export function assembleAnthropicStream(events: readonly unknown[]): Assembled {
       }
       case "message_delta":
         if (message !== undefined && isRecord(value.delta)) Object.assign(message, value.delta);
+        // The final counts (output_tokens, and input/cache counts where the API repeats them) come here, not
+        // in message_start: a count the delta leaves null keeps message_start's.
+        if (message !== undefined && isRecord(value.usage)) {
+          const usage: JsonRecord = isRecord(message.usage) ? { ...message.usage } : {};
+          for (const [key, count] of Object.entries(value.usage)) if (count !== null) usage[key] = count;
+          message.usage = usage;
+        }
         return;
       case "message_stop":
         close(index);

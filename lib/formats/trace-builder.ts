@@ -6,6 +6,7 @@ import type {
   FormatName,
   ImportIssue,
   McpDirection,
+  ResponseMeta,
   ToolDeclaration,
   ToolResultEvent,
 } from "./canonical";
@@ -45,6 +46,7 @@ export class TraceBuilder {
   private readonly events: CanonicalEvent[] = [];
   private readonly issues: ImportIssue[] = [];
   private readonly declarations: ToolDeclaration[] = [];
+  private readonly responses: ResponseMeta[] = [];
   private readonly calls = new Map<string, CallState>();
   private readonly unresolved: CallState[] = [];
   private step = 0;
@@ -201,6 +203,11 @@ export class TraceBuilder {
     return state !== undefined && !state.resolved;
   }
 
+  /** A model response's metadata, placed before the output that follows it. */
+  response(meta: Omit<ResponseMeta, "atEvent" | "step">): void {
+    this.responses.push({ ...meta, atEvent: this.events.length, step: this.step });
+  }
+
   // Message-based formats end a turn at each assistant message, even when the next message is also assistant.
   endModelTurn(): void {
     if (!this.turnOpen) return;
@@ -213,7 +220,14 @@ export class TraceBuilder {
       for (const event of this.events) event.path = paths.get(event.path) ?? event.path;
       for (const issue of this.issues) issue.path = paths.get(issue.path) ?? issue.path;
     }
-    return { format: this.format, declarations: this.declarations, events: this.events, issues: this.issues };
+    const trace: CanonicalTrace = {
+      format: this.format,
+      declarations: this.declarations,
+      events: this.events,
+      issues: this.issues,
+    };
+    if (this.responses.length > 0) trace.responses = this.responses;
+    return trace;
   }
 
   private modelSide(): void {

@@ -103,3 +103,34 @@ export function modelTurnRecord(options: {
           : finishedAt.getTime() - startedAt.getTime(),
   };
 }
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * The figures a model_turn row keeps in its dataJson (`{turn: {...}}`): how an export carries a turn, and how an
+ * import of that export writes it again. Null when the row holds none.
+ */
+export function turnFiguresFromData(data: unknown): TurnFigures | null {
+  if (typeof data !== "object" || data === null || !("turn" in data)) return null;
+  const turn: unknown = data.turn;
+  if (typeof turn !== "object" || turn === null) return null;
+  const field = (key: string): unknown => (key in turn ? (turn as Record<string, unknown>)[key] : undefined);
+  return {
+    model: stringOrNull(field("model")),
+    responseId: stringOrNull(field("responseId")),
+    stopReason: stringOrNull(field("stopReason")),
+    inputTokens: numberOrNull(field("inputTokens")),
+    outputTokens: numberOrNull(field("outputTokens")),
+    totalTokens: numberOrNull(field("totalTokens")),
+    cachedInputTokens: numberOrNull(field("cachedInputTokens")),
+    reasoningTokens: numberOrNull(field("reasoningTokens")),
+    usage: field("usage") ?? null,
+    error: stringOrNull(field("error")),
+  };
+}

@@ -11,6 +11,7 @@ import type {
 import { CallLedger } from "./build-import-calls.ts";
 import { eventRow, importEventRow, issueRows, json, type EventDraft } from "./build-import-rows.ts";
 import type { EventRecord, ThreadExport } from "./export-format.ts";
+import { withTurnRows } from "./build-import-turns.ts";
 
 export type ImportCounts = { events: number; calls: number; results: number; issues: number };
 
@@ -56,9 +57,11 @@ export function buildImport(
     counts,
     declarations: trace.declarations,
   };
-  const events = [importEventRow(metadata, at), ...timeline, ...issueRows(trace.issues, at)].map(
-    (event, index): EventRecord => ({ ...event, index }),
-  );
+  const events = [
+    importEventRow(metadata, at),
+    ...withTurnRows(timeline, trace.responses, at),
+    ...issueRows(trace.issues, at),
+  ].map((event, index): EventRecord => ({ ...event, index }));
   const data: ThreadExport = {
     groupId: options.groupId,
     thread: { kind: "thread", title: options.name, vendor: trace.format, created_at: at, last_activity_at: at },

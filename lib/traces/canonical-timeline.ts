@@ -3,6 +3,7 @@
 import type { CanonicalEvent, ContentBlock, ErrorSignal, FormatName, ToolDeclaration } from "../formats/canonical.ts";
 import { isRecord, type JsonRecord } from "../formats/json-fields.ts";
 import { CANONICAL_DATA_SOURCES, FORK_EVENT, IMPORT_EVENT } from "./event-kinds.ts";
+import { MODEL_TURN_EVENT } from "../model-turns/schemas.ts";
 import type { EventRow, TimelineCall, TimelineResult } from "./repository/timeline-reads.ts";
 
 export type TimelineRows = {
@@ -134,6 +135,9 @@ export function toCanonicalTimeline(rows: TimelineRows): CanonicalTimeline {
     const path = stringField(data, "path") ?? `timeline[${(rows.firstPosition ?? 0) + position}]`;
 
     switch (row.kind) {
+      // A model turn's metadata (model, usage, stop reason) is about the response, not history sent to a model.
+      case MODEL_TURN_EVENT:
+        return;
       case IMPORT_EVENT:
       case FORK_EVENT: {
         const metadata = parseJson(row.dataJson);

@@ -1,5 +1,8 @@
 // Prisma access for writing a whole thread (import): every row in the records' order, in multi-row INSERTs.
 import "server-only";
+import { modelTurnRecord, turnFiguresFromData } from "../../model-turns/records.ts";
+import { createModelTurns } from "../../model-turns/repository.ts";
+import { MODEL_TURN_EVENT } from "../../model-turns/schemas.ts";
 import type { ModelClient } from "../../db/client.ts";
 import { multiRowInserts, type SqlValue } from "../../db/sql.ts";
 import { encodeStoredText } from "../../results/text-codec.ts";
@@ -103,6 +106,7 @@ export async function writeThread(
     return id;
   };
   await writeEvents(context, callId, resultId);
+  await writeModelTurns(context);
   await writeDeliveries(context, callId, resultId, resultIds);
   return thread.id;
 }
@@ -173,6 +177,37 @@ async function writeEvents(
     for (const statement of multiRowInserts("Event", EVENT_COLUMNS, rows)) await tx.$executeRaw(statement);
     advance(chunk.length);
   }
+}
+
+/** The model_turn rows' figures into the one model-turn store (lib/model-turns), tied to their rows. */
+async function writeModelTurns({ tx, threadId }: WriteContext): Promise<void> {
+  const rows = await tx.event.findMany({
+    where: { threadId, kind: MODEL_TURN_EVENT },
+    select: { id: true, dataJson: true, step: true, occurredAt: true },
+    orderBy: { id: "asc" },
+  });
+  const records = rows.flatMap((row) => {
+    let data: unknown = null;
+    try {
+      data = row.dataJson === null ? null : JSON.parse(row.dataJson);
+    } catch {
+      return [];
+    }
+    const figures = turnFiguresFromData(data);
+    if (figures === null) return [];
+    return [
+      modelTurnRecord({
+        threadId,
+        eventId: row.id,
+        source: "import",
+        ordinal: row.step ?? 0,
+        figures,
+        startedAt: row.occurredAt,
+        finishedAt: null,
+      }),
+    ];
+  });
+  await createModelTurns(tx, records);
 }
 
 async function writeDeliveries(
