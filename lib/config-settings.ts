@@ -171,6 +171,24 @@ export const SETTINGS = {
     doc: 'runtimes tools may post through Toolscope to: a JSON array of `{name, url, mode: "store-and-forward" \\| "pass-through", secretEnv?, timeoutMs?, maxAttempts?, maxAgeMs?}` ([api](docs/api.md#in-the-path-relay-breakpoints-answers-approvals-faults)); the signing secret is read from the variable `secretEnv` names',
     schema: text(),
   }),
+  TOOLSCOPE_NOTIFY: spec({
+    group: "features",
+    shown: "unset (no alerts sent)",
+    doc: 'where alert rules send: a JSON array of `{name, url, format: "webhook" \\| "slack", secretEnv?, timeoutMs?, maxAttempts?}` ([api](docs/api.md#alerts)); webhooks are signed with the secret in the variable `secretEnv` names',
+    schema: text(),
+  }),
+  TOOLSCOPE_ALERTS_SWEEP_MS: spec({
+    group: "features",
+    shown: "`1000`",
+    doc: "how often time-based alert conditions (timed out, pending too long, waiting for a person, new tools) and grouped messages are checked",
+    schema: integer(100, 1_000, 60_000),
+  }),
+  TOOLSCOPE_PRICES: spec({
+    group: "features",
+    shown: "unset (the built-in table)",
+    doc: 'model prices laid over the built-in table, USD per million tokens: `{"my-llama": {"input": 0.2, "output": 0.6, "cachedInput"?: 0.1}}` ([api](docs/api.md#model-turns-tokens-and-cost))',
+    schema: text(),
+  }),
   TOOLSCOPE_OUTBOX_MAX_ATTEMPTS: spec({
     group: "features",
     shown: "`50`",

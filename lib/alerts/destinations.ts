@@ -3,6 +3,7 @@
 // time. No URL ever comes from a request: a rule names destinations, and the outbox resolves "notify:<name>" here.
 import "server-only";
 import { z } from "zod";
+import { setting } from "../config.ts";
 import { formatIssuePath } from "../http/issue-path.ts";
 import type { Destination } from "../outbox/sender.ts";
 import { notifyDestinationSchema, type NotifyDestination, type NotifyDestinationsReply } from "./schemas.ts";
@@ -19,7 +20,7 @@ let cache: { raw: string | undefined; value: NotifyDestinations } | null = null;
 
 /** Reads TOOLSCOPE_NOTIFY; a bad value is reported as `problem` (pages show it, rules cannot name it), never thrown. */
 export function readNotifyDestinations(env: Environment = process.env): NotifyDestinations {
-  const raw = env.TOOLSCOPE_NOTIFY?.trim();
+  const raw = setting("TOOLSCOPE_NOTIFY", env)?.trim();
   if (env === process.env && cache && cache.raw === raw) return cache.value;
   const value = parseDestinations(raw);
   if (env === process.env) cache = { raw, value };
@@ -97,7 +98,7 @@ export function listNotifyDestinations(env: Environment = process.env): NotifyDe
 
 /** TOOLSCOPE_PUBLIC_URL: the dashboard's address as people open it, for absolute links in messages (else paths). */
 export function publicBaseUrl(env: Environment = process.env): string | null {
-  const raw = env.TOOLSCOPE_PUBLIC_URL?.trim();
+  const raw = setting("TOOLSCOPE_PUBLIC_URL", env)?.trim();
   if (!raw) return null;
   try {
     const url = new URL(raw);

@@ -2,6 +2,7 @@
 // a JSON object {"<model id>": {"input": USD/Mtok, "output": USD/Mtok, "cachedInput"?: USD/Mtok}} that adds
 // models or replaces their prices. A bad value stops with a message naming the model and field.
 import "server-only";
+import { setting } from "../config.ts";
 import { PRICE_TABLE, type ModelPrice, type PriceTable } from "./price-table.ts";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -52,7 +53,7 @@ let cached: { raw: string | undefined; table: PriceTable } | null = null;
 
 /** The server's table, read once per value of TOOLSCOPE_PRICES. */
 export function serverPriceTable(): PriceTable {
-  const raw = process.env.TOOLSCOPE_PRICES;
+  const raw = setting("TOOLSCOPE_PRICES");
   if (cached === null || cached.raw !== raw) cached = { raw, table: parsePriceOverrides(raw) };
   return cached.table;
 }

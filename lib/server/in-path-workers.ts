@@ -27,8 +27,7 @@ export function startInPathWorkers(options: { sweepMs?: number } = {}): () => vo
       .finally(() => (running = false));
   }, options.sweepMs ?? 1_000);
   timer.unref();
-  const alertsEvery = Number(process.env.TOOLSCOPE_ALERTS_SWEEP_MS ?? "");
-  const stopAlerts = startAlertsSweeper(Number.isInteger(alertsEvery) && alertsEvery >= 100 ? alertsEvery : 1_000);
+  const stopAlerts = startAlertsSweeper(setting("TOOLSCOPE_ALERTS_SWEEP_MS"));
   return () => {
     stopAlerts();
     clearInterval(timer);
