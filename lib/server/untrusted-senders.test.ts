@@ -4,6 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Sqlite from "better-sqlite3";
@@ -33,6 +34,28 @@ const post = (base: string, body: Buffer | string) =>
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : new Uint8Array(body),
   });
+
+/** One upload with Node's own client (what the OTLP exporters use): its status, or the error it got instead. */
+function nodeUpload(base: string, body: Buffer): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = http.request(`${base}/api/callback`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": body.length },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    // Written in pieces, as a client streams a request it serialised: the 413 comes long before the last one.
+    void (async () => {
+      for (let offset = 0; offset < body.length && !request.destroyed; offset += 256 * 1024)
+        if (!request.write(body.subarray(offset, offset + 256 * 1024)))
+          await new Promise((next) => request.once("drain", next));
+      request.end();
+    })();
+  });
+}
 
 describe("untrusted senders", () => {
   const started: { dir: string; child: ChildProcess }[] = [];
@@ -77,6 +100,17 @@ describe("untrusted senders", () => {
     } finally {
       db.close();
     }
+  }, 120_000);
+
+  it("a 17 MiB upload gets its 413 through Node's client every time (the rest of the body is read, not reset)", async () => {
+    const s = await server({ TOOLSCOPE_CALLBACK_SECRET: "" });
+    started.push(s);
+    const body = Buffer.from(
+      JSON.stringify({ type: "tool_result", group_id: "g", id: "c", text: "x".repeat(17 * MB) }),
+    );
+    const outcomes: (number | string)[] = [];
+    for (let i = 0; i < 10; i++) outcomes.push(await nodeUpload(s.base, body));
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => 413));
   }, 120_000);
 
   it("answers 503 + Retry-After when request bytes in flight pass the cap", async () => {
