@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ALERT_EVENTS, type AlertEvent, type AlertRuleView, type NotifyDestinationView } from "@/lib/alerts/schemas.ts";
-import { send } from "../relay/send.ts";
+import { sendJson } from "@/components/ui/fetch-json.ts";
 import { TimeAgo } from "../ui/time-ago.tsx";
 
 const EVENT_LABELS: Record<AlertEvent, string> = {
@@ -126,21 +126,21 @@ function RuleItem({ rule, act }: { rule: AlertRuleView; act: (work: Promise<unkn
       <button
         className="button button-small"
         type="button"
-        onClick={() => void act(send("POST", `/api/alert-rules/${rule.id}/test`))}
+        onClick={() => void act(sendJson("POST", `/api/alert-rules/${rule.id}/test`))}
       >
         Send a test
       </button>{" "}
       <button
         className="button button-small"
         type="button"
-        onClick={() => void act(send("PATCH", `/api/alert-rules/${rule.id}`, { enabled: !rule.enabled }))}
+        onClick={() => void act(sendJson("PATCH", `/api/alert-rules/${rule.id}`, { enabled: !rule.enabled }))}
       >
         {rule.enabled ? "Switch off" : "Switch on"}
       </button>{" "}
       <button
         className="button button-small"
         type="button"
-        onClick={() => void act(send("DELETE", `/api/alert-rules/${rule.id}`))}
+        onClick={() => void act(sendJson("DELETE", `/api/alert-rules/${rule.id}`))}
       >
         Remove
       </button>
@@ -183,7 +183,7 @@ export function AlertRulesPanel({
       notify: data.getAll("notify").map(String),
       cooldown_ms: cooldown,
     };
-    void act(send("POST", "/api/alert-rules", body).then(() => form.reset()));
+    void act(sendJson("POST", "/api/alert-rules", body).then(() => form.reset()));
   };
   return (
     <>
