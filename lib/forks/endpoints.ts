@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { endpoint } from "../api/endpoint.ts";
 import { AppError } from "../http/app-error.ts";
 import { readJsonBody } from "../http/body.ts";
-import { formatIssuePath } from "../http/issue-path.ts";
+import { closestIssue, formatIssuePath } from "../http/issue-path.ts";
 import { jsonReply } from "../http/reply.ts";
 import { answerCallSchema, continueForkSchema, createForkSchema } from "./schemas.ts";
 import {
@@ -31,7 +31,8 @@ type GroupParams = { groupId: string };
 function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const first = parsed.error.issues[0];
+  const issue = first === undefined ? undefined : closestIssue(first);
   const path = issue ? formatIssuePath(issue.path) : "";
   throw new AppError("invalid", issue ? `${path || "body"}: ${issue.message}` : "Invalid body", {
     path: path || undefined,

@@ -75,6 +75,21 @@ describe.each(testBackends())("fork routes on $provider", (backend) => {
       422,
       { code: "invalid", path: "edits[0]" },
     ],
+    // A malformed edit names the field of the shape it meant, not only "Invalid input".
+    [
+      "an edit with a text that is not a string",
+      { step: 3, model: "fake", edits: [{ call: "c1", text: 5 }] },
+      "application/json",
+      422,
+      { code: "invalid", path: "edits[0].text" },
+    ],
+    [
+      "an insert without its role",
+      { step: 3, model: "fake", edits: [{ insert: { after: 0, text: "hi" } }] },
+      "application/json",
+      422,
+      { code: "invalid", path: "edits[0].insert.role" },
+    ],
     ["an unknown target", { step: 3, model: "gpt-9" }, "application/json", 422, { code: "invalid", path: "model" }],
   ])("POST …/forks with %s answers %i", async (_label, body, type, status, error) => {
     const response = await postFork(post(`/api/threads/${groupId}/forks`, body, type), context({ groupId }));
