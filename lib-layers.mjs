@@ -40,7 +40,8 @@ export const LIB_LAYERS = [
   {
     note: "alerts: evaluated where results are committed (ingest) and by their sweeper; sent through the outbox",
     folders: {
-      alerts: "alert rules, their evaluation and grouping, window state, notify destinations (TOOLSCOPE_NOTIFY), history",
+      alerts:
+        "alert rules, their evaluation and grouping, window state, notify destinations (TOOLSCOPE_NOTIFY), history",
     },
   },
   {
@@ -50,7 +51,8 @@ export const LIB_LAYERS = [
       calls: "one call and what came back for it (the call page), deadlines and timeouts",
       subscriptions: "active and cancelled subscriptions (the /subscriptions page)",
       users: "access administration: keys, users, setup and sign-in routes",
-      "model-turns": "the one store of model turns (OTLP chat spans, imports, forks): model, tokens, latency, stop reason",
+      "model-turns":
+        "the one store of model turns (OTLP chat spans, imports, forks): model, tokens, latency, stop reason",
     },
   },
   {

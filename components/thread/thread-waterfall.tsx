@@ -58,6 +58,7 @@ function barsOf(win: TimelineWindow, now: number | null): Bar[] {
   return bars;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the virtualized list's one render: call lines and model-turn lines share its scale and scroll
 export function ThreadWaterfall({
   win,
   zoom,
