@@ -6,6 +6,7 @@
 // restart has to be reloaded to reveal. The exact text stays reachable through the raw audit routes.
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
+import { namedSecret } from "../config.ts";
 import { readModelTargets } from "../models/targets.ts";
 import { findSecrets, type SecretKind } from "../results/flags.ts";
 import { knownKeySpans, replaceSpans } from "../results/secret-forms.ts";
@@ -36,7 +37,7 @@ export const PROVIDER_KEY_TOKEN = "[provider key masked]";
 /** The keys of the configured model targets (TOOLSCOPE_MODELS' apiKeyEnv variables) that are set. */
 function configuredProviderKeys(): string[] {
   return readModelTargets().targets.flatMap((target) => {
-    const key = target.apiKeyEnv ? process.env[target.apiKeyEnv] : undefined;
+    const key = target.apiKeyEnv ? namedSecret(target.apiKeyEnv) : null;
     return key ? [key] : [];
   });
 }

@@ -8,7 +8,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOCS = [
   "README.md",
   "CONTRIBUTING.md",
-  ...fs.readdirSync(path.join(ROOT, "docs")).map((file) => path.join("docs", file)),
+  ...fs
+    .readdirSync(path.join(ROOT, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => path.join("docs", file)),
 ];
 
 /** GitHub's anchor for a heading. */
