@@ -8,7 +8,6 @@
 // with several results that is then cancelled, an unknown-call delivery, a duplicate and a conflicting delivery,
 // a call that times out and one whose result arrives late, an "Error: " result, a result with invisible/bidi
 // characters and one with credential-looking strings, and calls left pending.
-import { setting } from "../lib/config.ts";
 import { pathToFileURL } from "node:url";
 
 import { apiClient, DemoError, runIdNow, type DemoSummary, type DemoThread } from "./demo/api.ts";
@@ -71,6 +70,9 @@ function printSummary(summary: DemoSummary): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Imported here, not at the top: e2e/demo.spec.ts imports loadDemo outside Next, where the settings module's
+  // server-only guard throws.
+  const { setting } = await import("../lib/config.ts");
   const baseUrl = setting("TOOLSCOPE_URL") ?? "http://localhost:3000";
   loadDemo(baseUrl)
     .then(printSummary)
