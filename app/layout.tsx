@@ -38,27 +38,30 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <div className="app-shell">
-          <header className="app-header">
-            <Link href="/" className="brand">
-              <span className="brand-mark" aria-hidden="true" />
-              Toolscope
-            </Link>
-            {exposed && user === null ? null : <MainNav />}
-            {user ? (
-              <div className="header-user" data-testid="signed-in-as">
-                <span className="small muted">
-                  Signed in as <strong>{user.email}</strong>
-                </span>
-                <SignOutButton />
-              </div>
-            ) : null}
-          </header>
-          <main className="page" id="main" tabIndex={-1}>
-            <QueryProvider>{children}</QueryProvider>
-          </main>
-          <ShortcutsDialog />
-        </div>
+        {/* The provider holds the header too: its sign-out button writes through react-query. */}
+        <QueryProvider>
+          <div className="app-shell">
+            <header className="app-header">
+              <Link href="/" className="brand">
+                <span className="brand-mark" aria-hidden="true" />
+                Toolscope
+              </Link>
+              {exposed && user === null ? null : <MainNav />}
+              {user ? (
+                <div className="header-user" data-testid="signed-in-as">
+                  <span className="small muted">
+                    Signed in as <strong>{user.email}</strong>
+                  </span>
+                  <SignOutButton />
+                </div>
+              ) : null}
+            </header>
+            <main className="page" id="main" tabIndex={-1}>
+              {children}
+            </main>
+            <ShortcutsDialog />
+          </div>
+        </QueryProvider>
       </body>
     </html>
   );
