@@ -21,9 +21,9 @@ test("home page shows the database and its figures", async ({ page, request }) =
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   await expect(page.getByTestId("database-provider")).toHaveText("SQLite");
   await expect(page.getByTestId("migration-state")).toContainText("up to date");
-  await expect(page.getByTestId("count-threads")).toContainText(String(after.counts.threads));
-  await expect(page.getByTestId("count-calls")).toContainText(String(after.counts.calls));
-  await expect(page.getByTestId("count-results")).toContainText(String(after.counts.results));
+  await expect(page.getByTestId("count-threads")).toContainText(after.counts.threads.toLocaleString("en-US"));
+  await expect(page.getByTestId("count-calls")).toContainText(after.counts.calls.toLocaleString("en-US"));
+  await expect(page.getByTestId("count-results")).toContainText(after.counts.results.toLocaleString("en-US"));
   expect(after.counts.results).toBeGreaterThanOrEqual(1);
   await page.screenshot({ path: "test-results/screenshots/home.png", fullPage: true });
 });
