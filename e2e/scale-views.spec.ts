@@ -121,7 +121,8 @@ test("a 400-hunk, 20,000-line diff: bounded DOM, hunk navigator, Unified and Spl
 test("a call that times out stays on the pending page, marked timed out", async ({ page, request }) => {
   const group = uniqueGroup("e2e-timeout");
   await registerCall(request, { group_id: group, id: "slow", name: "slow_tool", timeout_ms: 1000 });
-  await page.goto("/pending");
+  // Newest first: the page lists 500 calls, and the specs before this one leave more than that pending.
+  await page.goto("/pending?sort=newest");
   await expect(page.getByTestId("pending-calls").locator('[data-call-key="slow"]')).toBeVisible();
   const timedOut = page.getByTestId("pending-timed-out").locator('[data-call-key="slow"]');
   await expect(timedOut).toBeVisible({ timeout: 15_000 });
